@@ -13,6 +13,15 @@
  * used only by `replace`, `match`, `matchAll` or `split`, which start from 0 or copy it.
  */
 export function unicodePattern(source: string, flags: string): () => RegExp {
-  let built: RegExp | undefined;
-  return () => (built ??= new RegExp(source, flags));
+  return onFirstUse(() => new RegExp(source, flags));
+}
+
+/**
+ * `build()`'s value, built on the first call and the same value on every call after: what a start
+ * should not pay for until something needs it (a module's zod schemas, which only some files or
+ * commands read: docs/performance.md, "2026-12-07 (small hours): the session's figures").
+ */
+export function onFirstUse<T>(build: () => T): () => T {
+  let built: { value: T } | undefined;
+  return () => (built ??= { value: build() }).value;
 }

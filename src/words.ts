@@ -111,6 +111,13 @@ export function shownJson(value: unknown): string {
 }
 
 /**
+ * A label on a line (the accept label, a label from the event): as it is, or quoted as JSON when it
+ * holds white space (shownJson: a line break or a U+2028 in it as its escape), so that no label
+ * starts a line of its own in the log, nor a workflow command there (docs/security.md, "Agent text is data").
+ */
+export const labelWord = (label: string): string => (/\s/.test(label) ? shownJson(label) : label);
+
+/**
  * A count as a person types it (a flag's or an Action input's value): decimal digits only, else
  * null. `Number` alone reads "1e1" as 10, "0x5" as 5 and "" as 0, so `--repeat 1e1` ran ten
  * attempts without a word.

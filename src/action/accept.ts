@@ -8,14 +8,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, posix } from 'node:path';
 import type { Inputs } from './inputs.js';
-import { DEFAULT_SUITE_DIR, sameLabel, suiteName, suiteSlug, type ActionContext, type PullContext } from './context.js';
+import { DEFAULT_SUITE_DIR, sameLabel, suiteName, suiteSlug, workflowFile, type ActionContext, type PullContext } from './context.js';
 import type { ActionDeps } from './deps.js';
 import { publisher, publishSettings, writeSummary, type Publisher } from './publish.js';
 import type { GitHubApi, IssueComment, LabelEvent, LabelEventsPage } from '../github/api.js';
 import { ACTIONS_BOT_LOGIN, commentPastBound, findStickyComment, isOwnComment } from '../github/sticky.js';
 import { isGitHubError, type GitHubError } from '../github/errors.js';
 import { deadlineWords, gitHubAnswer, gitHubFailure, gitHubTrouble } from './github-words.js';
-import { capitalized, shownJson, shownShellQuote, thousands } from '../words.js';
+import { capitalized, labelWord, shownJson, shownShellQuote, thousands } from '../words.js';
 import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSummary, renderComment, type AcceptanceView, type AcceptSummary, type AcceptSummaryComment, type ReportContext } from '../report/index.js';
 import type { GateView } from '../report/model.js';
 import { clip, escapeInline, inertText, terminalLine } from '../report/escape.js';
@@ -27,6 +27,7 @@ import { foreignSuite } from '../accept/suite-dir.js';
 import { baselinePath, CONFIG_NAMES, serializeBaseline } from '../suite/index.js';
 import { FILE_STYLES, gitBlobSha, inStyleOf, LF_NO_BOM, styleOfBytes, styleOfNewBaseline, type FileStyle } from '../accept/file-style.js';
 import { downloadRunRecord, type RecordDownload } from './download.js';
+import { olderRecordNote } from '../record/index.js';
 import { NOTICE_END, NOTICE_START_MAX, reportUpdatedAt, withNotice } from './notice.js';
 import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
@@ -75,19 +76,19 @@ export async function labelRefusal(github: GitHubApi, ctx: Pick<ActionContext, '
     applied = page?.events.filter((e) => sameLabel(e.label, label) && e.actor !== null && login(e.actor) === login(sender)).at(-1);
     if (applied !== undefined || page === null || page.before === null) break;
     if (pages === LABEL_EVENT_PAGES) {
-      return `the ${label} label applied by ${sender} is not among the newest ${LABEL_EVENT_PAGES * LABEL_EVENTS_PER_PAGE} label events of pull request #${pr} (labels applied since, by bots or people; no more are read): when it was applied cannot be compared with the comment's last change, so nothing was written. Apply the label again.`;
+      return `the ${labelWord(label)} label applied by ${sender} is not among the newest ${LABEL_EVENT_PAGES * LABEL_EVENTS_PER_PAGE} label events of pull request #${pr} (labels applied since, by bots or people; no more are read): when it was applied cannot be compared with the comment's last change, so nothing was written. Apply the label again.`;
     }
     before = page.before;
   }
   if (applied === undefined) {
-    log.info(`accept: the timeline of pull request #${pr} does not show the ${label} label applied by ${sender} yet; the comment's last change is not compared with it`);
+    log.info(`accept: the timeline of pull request #${pr} does not show the ${labelWord(label)} label applied by ${sender} yet; the comment's last change is not compared with it`);
     return null;
   }
   const reportAt = reportUpdatedAt(found.comment);
   // GitHub's times are to the second: a report written in the label's second was not reviewed before it.
   if (reportAt === null || !(Date.parse(reportAt) >= Date.parse(applied.createdAt))) return null;
   const when = Date.parse(reportAt) === Date.parse(applied.createdAt) ? 'in the same second as' : 'after';
-  return `the comment was updated at ${reportAt}, ${when} the ${label} label was applied at ${applied.createdAt}: it now shows workflow run ${found.runId}, whose replies may not be the ones reviewed, so nothing was written. Review the comment as it is now, then apply the label again.`;
+  return `the comment was updated at ${reportAt}, ${when} the ${labelWord(label)} label was applied at ${applied.createdAt}: it now shows workflow run ${found.runId}, whose replies may not be the ones reviewed, so nothing was written. Review the comment as it is now, then apply the label again.`;
 }
 
 /**
@@ -447,7 +448,11 @@ async function downloadRecord(github: GitHubApi, ctx: ActionContext, found: Foun
   const d = await downloadRunRecord(github, { owner: ctx.owner, repo: ctx.repo, runId: found.runId, artifact: found.artifactName });
   const refusal = recordRefusal(d, found);
   if (refusal !== null) throw new Refusal(refusal);
-  return (d as Extract<RecordDownload, { kind: 'ok' }>).record;
+  const record = (d as Extract<RecordDownload, { kind: 'ok' }>).record;
+  // Items that read as written though a run now stores them otherwise (accept refuses them): said once (docs/results-json.md, "Records of an older agent-replay").
+  const note = olderRecordNote(record);
+  if (note !== null) log.warning(note);
+  return record;
 }
 
 /** How every baseline commit's message starts (the headline), and what its body says first: `movedByAcceptances` reads them back. */
@@ -919,26 +924,62 @@ export function deletedHeadRepoText(pr: number, branch: string, runId: number): 
   return `the head repository of pull request #${pr} was deleted, so no one can push to its branch ${terminalLine(branch)} and nothing was written. The reviewed results are kept (workflow run ${runId} and its results artifact): to keep these replies as baselines, push the pull request's changes to a branch of a repository that exists, open a pull request from it, and accept its check.`;
 }
 
+/** The warning for an accept label GitHub did not remove, the label on the line as labelWord shows it. */
+export function labelNotRemovedLine(label: string, pr: number, e: unknown): string {
+  return `label ${labelWord(label)} not removed from #${pr}: ${gitHubFailure(e, 'pull-requests: write')}, or remove the label by hand`;
+}
+
 /**
  * Whether the event is the accept label applied to a pull request: its label (as the repository
- * spells it) and pull request, or what the log says when there is nothing to do (another event,
- * another action, another label: any label applied starts a job without an if:, so its name is
- * quoted as JSON, a U+2028 or an escape sequence in it as its escape: shownJson).
+ * spells it) and pull request; another label applied to one (otherLabel), warned with the fix, since
+ * a maintainer who applied it sees nothing happen; or what the log says when there is nothing to do
+ * (another event, another action). The event's label is quoted on the line as JSON, a U+2028 or an
+ * escape sequence in it as its escape (shownJson); the accept label as labelWord shows it.
  */
-export function acceptTrigger(acceptLabel: string, ctx: Pick<ActionContext, 'eventName' | 'payload' | 'pull'>): { label: string; pull: PullContext } | { skip: string } {
+export function acceptTrigger(
+  acceptLabel: string,
+  ctx: Pick<ActionContext, 'eventName' | 'payload' | 'pull' | 'workflowRef'>,
+): { label: string; pull: PullContext } | { skip: string } | { otherLabel: string; pull: PullContext; warning: string; file: string | null } {
   const action = typeof ctx.payload.action === 'string' ? ctx.payload.action : '';
   const labelName = typeof (ctx.payload.label as { name?: unknown } | undefined)?.name === 'string' ? (ctx.payload.label as { name: string }).name : null;
   if (!['pull_request', 'pull_request_target'].includes(ctx.eventName) || action !== 'labeled' || ctx.pull === null) {
-    return { skip: `accept: nothing to do for the ${ctx.eventName || 'unknown'} event${action ? ` (${action})` : ''}; accept mode runs when the ${acceptLabel} label is applied to a pull request.` };
+    return { skip: `accept: nothing to do for the ${ctx.eventName || 'unknown'} event${action ? ` (${action})` : ''}; accept mode runs when the ${labelWord(acceptLabel)} label is applied to a pull request.` };
   }
-  if (labelName === null || !sameLabel(labelName, acceptLabel)) return { skip: `accept: the label ${shownJson(labelName ?? '')} is not ${acceptLabel}; nothing to do.` };
+  if (labelName === null) return { skip: `accept: the event names no label; nothing to do.` };
+  if (!sameLabel(labelName, acceptLabel)) {
+    const name = workflowFile(ctx.workflowRef);
+    const file = name === null ? null : `.github/workflows/${name}`;
+    return { otherLabel: labelName, pull: ctx.pull, warning: otherLabelWords(labelName, acceptLabel, ctx.pull.number, file), file };
+  }
   return { label: labelName, pull: ctx.pull };
+}
+
+/**
+ * Why the accept job did nothing for another label than its step's accept-label: the job's `if:`
+ * waits for that label (renamed in one of the two alone), or it has none and runs for every label;
+ * the fix names the workflow file when GITHUB_WORKFLOW_REF does (docs/action.md, "Accept: the label
+ * commits the reviewed replies").
+ */
+export function otherLabelWords(label: string, acceptLabel: string, pr: number, file: string | null): string {
+  const shown = shownJson(label);
+  return (
+    `the job ran for the label ${shown}, applied to pull request #${pr}, but its agent-replay step accepts the ${labelWord(acceptLabel)} label (its accept-label input), so nothing was done: ` +
+    `the job's if: waits for another label than the step accepts, or the job has none and runs for every label. ` +
+    `Give the accept job${file === null ? '' : ` of ${file}`} the if: of the step's label, if: github.event.label.name == '${terminalLine(acceptLabel.replaceAll("'", "''"))}' ` +
+    `(to accept with ${shown} instead, set accept-label: ${shown} on the step as well).`
+  );
 }
 
 export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
   const trigger = acceptTrigger(inputs.acceptLabel, ctx);
   if ('skip' in trigger) {
     log.info(trigger.skip);
+    return;
+  }
+  if ('otherLabel' in trigger) {
+    // No request: the same words in the log (at the workflow file, when known) and on the summary page.
+    log.warning(`accept: ${trigger.warning}`, trigger.file === null ? undefined : { file: trigger.file });
+    await writeSummary(redactorOfKnown([inputs.githubToken])(renderAcceptSummary({ kind: 'other-label', pr: trigger.pull.number, reason: trigger.warning }, suiteName(inputs.dir))));
     return;
   }
   const { label: labelName, pull: labelledPull } = trigger;
@@ -954,7 +995,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     try {
       await github.removeLabel(ctx.owner, ctx.repo, pr, labelName); // as the repository spells it
     } catch (e) {
-      log.warning(`label ${inputs.acceptLabel} not removed from #${pr}: ${gitHubFailure(e, 'pull-requests: write')}, or remove the label by hand`);
+      log.warning(labelNotRemovedLine(labelName, pr, e));
     }
   };
   // The job's summary page says what the label did, whatever it was (docs/action.md, "Accept"); no secret in it.
@@ -980,11 +1021,11 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     // A label applied by an App (a labeller, an automation) was applied without anyone reviewing the
     // comment, whatever the App may write (docs/action.md, "Accept: the label commits the reviewed replies").
     if (senderIsBot) {
-      throw new Refusal(`the ${inputs.acceptLabel} label was applied by ${sender || 'an unknown bot'}, a bot: accepting baselines needs a person with write, maintain or admin permission, who reviewed the comment, to apply it. A maintainer can apply the label instead.`);
+      throw new Refusal(`the ${labelWord(inputs.acceptLabel)} label was applied by ${sender || 'an unknown bot'}, a bot: accepting baselines needs a person with write, maintain or admin permission, who reviewed the comment, to apply it. A maintainer can apply the label instead.`);
     }
     const permission = sender ? await github.getCollaboratorPermission(ctx.owner, ctx.repo, sender) : 'none';
     if (!ALLOWED_PERMISSIONS.has(permission)) {
-      throw new Refusal(`the ${inputs.acceptLabel} label was applied by ${sender || 'an unknown user'}, who has ${permission} permission; accepting baselines needs write, maintain or admin. A maintainer can apply the label instead.`);
+      throw new Refusal(`the ${labelWord(inputs.acceptLabel)} label was applied by ${sender || 'an unknown user'}, who has ${permission} permission; accepting baselines needs write, maintain or admin. A maintainer can apply the label instead.`);
     }
     step = `reading the comments of pull request #${pr}`;
     found = await findReviewedRun(github, ctx, pr, marker);
@@ -1051,7 +1092,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
         `the pull request's head has moved since the run the comment shows (reviewed ${found.headSha.slice(0, 7)}, head is now ${pull.headSha.slice(0, 7)})${moved === null ? '' : `: ${moved}`}. Wait for the check to run on the new head, review the updated comment, then apply the label again.`,
       );
     }
-    step = `reading when the ${inputs.acceptLabel} label was applied to pull request #${pr}`;
+    step = `reading when the ${labelWord(inputs.acceptLabel)} label was applied to pull request #${pr}`;
     const late = await labelRefusal(github, ctx, pr, found, labelName, sender);
     if (late !== null) throw new Refusal(late);
     step = `downloading the results artifact of workflow run ${found.runId}`;
@@ -1132,7 +1173,7 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     const labelled = (p: { labels: string[] }): boolean => p.labels.some((l) => sameLabel(l, labelName));
     if (labelled(pull) && !labelled(again)) {
       throw new Refusal(
-        `the ${inputs.acceptLabel} label was removed from pull request #${pr} while the accept job ran, before the baselines were committed, so nothing was written. Apply the label again to accept the replies of the check.`,
+        `the ${labelWord(inputs.acceptLabel)} label was removed from pull request #${pr} while the accept job ran, before the baselines were committed, so nothing was written. Apply the label again to accept the replies of the check.`,
       );
     }
     step = 'committing the baselines';

@@ -51,6 +51,13 @@ export interface ActionContext {
   graphqlUrl: string;
 }
 
+/** The workflow's file name from GITHUB_WORKFLOW_REF (`owner/repo/.github/workflows/ci.yml@refs/...`); null when it does not name one. */
+export function workflowFile(workflowRef: string | null): string | null {
+  if (!workflowRef) return null;
+  const m = /\/\.github\/workflows\/([^@/]+)@/.exec(workflowRef);
+  return m ? (m[1] as string) : null;
+}
+
 /**
  * The events GitHub runs, for a fork's pull request, with a read-only token and without the
  * workflow's secrets (docs/action.md, "Check: replay on every pull request").

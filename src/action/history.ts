@@ -14,7 +14,7 @@ import { commentPastBound, findStickyComment } from '../github/sticky.js';
 import { hasMarker, parseCommentMetadata } from '../report/index.js';
 import type { PreviousRunView, TrendPoint, TrendView } from '../report/context.js';
 import type { LatencyThresholds, RunRecord } from '../types.js';
-import { isResultsArtifactOf, type ActionContext } from './context.js';
+import { isResultsArtifactOf, workflowFile, type ActionContext } from './context.js';
 import { downloadProblem, downloadRunRecord } from './download.js';
 import { docsUrl } from '../version.js';
 import { terminalLine } from '../words.js';
@@ -64,13 +64,6 @@ export async function previousRun(github: GitHubApi, ctx: ActionContext, marker:
     log.warning(`since the previous run: not looked up (${why(e)}); the comment shows this run only`);
     return null;
   }
-}
-
-/** The workflow's file name from GITHUB_WORKFLOW_REF (`owner/repo/.github/workflows/ci.yml@refs/...`). */
-function workflowFile(workflowRef: string | null): string | null {
-  if (!workflowRef) return null;
-  const m = /\/\.github\/workflows\/([^@/]+)@/.exec(workflowRef);
-  return m ? (m[1] as string) : null;
 }
 
 /** The repository's default branch, as the event payload tells it. */

@@ -25,7 +25,7 @@ import { noteNoResults } from './notice.js';
 import type { NoResultsRun } from '../report/no-results.js';
 import { gitHubFailure } from './github-words.js';
 import { docsUrl } from '../version.js';
-import { shownJson } from '../words.js';
+import { labelWord } from '../words.js';
 import type { RunRecord } from '../types.js';
 
 export type CommentStatus = 'created' | 'updated' | 'kept-newer' | 'skipped' | 'skipped-fork' | 'failed';
@@ -47,12 +47,6 @@ export function publishSettings(inputs: PublishSettings): PublishSettings {
     resultsPath: inputs.resultsPath,
   };
 }
-
-/**
- * A label in a log line: as it is, or quoted as JSON when it holds a space (shownJson: a U+2028 in
- * it, a space to /\s/, its escape, not a line break in the log; docs/security.md, "Agent text is data").
- */
-const labelWord = (label: string): string => (/\s/.test(label) ? shownJson(label) : label);
 
 /**
  * The accept label a check's or report's comment names (docs/action.md, "Accept: the label commits

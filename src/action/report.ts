@@ -13,7 +13,7 @@ import { isGitHubError } from '../github/errors.js';
 import type { ActionDeps } from './deps.js';
 import { commentAcceptLabel, htmlReportFile, prNumberFile, publisher, publishSettings, sayNoResults, setRunOutputs, summaryWithNote } from './publish.js';
 import { defaultBranchTrend, previousRun } from './history.js';
-import { mergeRecords, mixedSuites, readRecord, RecordError, type MergeFixes } from '../record/index.js';
+import { mergeRecords, mixedSuites, olderRecordNote, readRecord, RecordError, type MergeFixes } from '../record/index.js';
 import { renderComment, terminalLine } from '../report/index.js';
 import { renderMergeRefused } from '../report/merge-refused.js';
 import { clipShown } from '../report/escape.js';
@@ -592,6 +592,11 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   }
   const all = await readResults(expanded.files, deps.cwd);
   const read = all.read;
+  // A record's items that read as written though a run now stores them otherwise: said once per file (docs/results-json.md, "Records of an older agent-replay").
+  for (const r of read) {
+    const note = olderRecordNote(r.record, r.file);
+    if (note !== null) log.warning(note);
+  }
   // Another suite's file that cannot be read is set aside, with a warning; one of this suite's, or
   // one that cannot be told to be another's, is refused as a merge is, with the one comment (postMergeRefused).
   const { aside, unread } = otherSuitesUnread(all.unread, inputs.dir);
@@ -659,12 +664,14 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   // What earlier runs say (docs/evaluations.md, "In the PR comment and job summary"), as in check
   // mode: the run the sticky comment shows now, and the default branch's trend. Read-only lookups
   // that never fail the job. Items of a missing shard are never "removed": compareRuns knows the
-  // merge is incomplete.
+  // merge is incomplete. A fork's pull_request run (a read-only token) writes no comment, so, as a
+  // fork's check, it reads none to compare with: the report workflow, which comments, compares.
   const gh = deps.github;
+  const readOnlyToken = readOnlyTokenOf(ctx);
   const [previous, trend] =
     gh === null
       ? [null, null]
-      : await Promise.all([inputs.comment ? previousRun(gh, at, out.marker, run) : Promise.resolve(null), defaultBranchTrend(gh, at, run, suiteName(inputs.dir))]);
+      : await Promise.all([inputs.comment && !readOnlyToken ? previousRun(gh, at, out.marker, run) : Promise.resolve(null), defaultBranchTrend(gh, at, run, suiteName(inputs.dir))]);
   // The merged record is this run's record: saved and uploaded like check mode's, so the
   // comment's metadata points at an artifact the accept flow can download, with the pr-number file
   // of the pull request it comments on, as a shard's holds its own, for a workflow_run report that
@@ -684,7 +691,7 @@ export async function reportMode(inputs: Inputs, ctx: ActionContext, deps: Actio
   // A refused pull request has its warning (or failure) above: not also "no pull request to comment on".
   // A fork's pull_request run (a matrix's merge job) has a read-only token: nothing is written, and
   // one line says the report workflow comments (docs/action.md, "Check: replay on every pull request").
-  if (found.refused === null) await out.comment(renderComment(run, rctx), { at: here, readOnlyToken: readOnlyTokenOf(ctx) });
+  if (found.refused === null) await out.comment(renderComment(run, rctx), { at: here, readOnlyToken });
   else core.setOutput('comment-status', 'skipped');
   await recordedElsewhere(inputs, ctx, found, run.commit, deps.github);
   if (failNoCommit) log.failed(noCommitWords(found.ctx.pull?.number ?? 0, found.refused ?? '', `${out.resultsWhere()}.`));

@@ -12,6 +12,7 @@ import * as z from 'zod';
 import type { TokenUsage } from '../types.js';
 import { plusUsage } from '../evaluate/usage.js';
 import { describeFound } from './template.js';
+import { onFirstUse } from '../patterns.js';
 
 /** What a response says about its tokens: nothing, a usage, or a value of no known shape. */
 export type UsageRead = { kind: 'none' } | { kind: 'usage'; usage: TokenUsage } | { kind: 'malformed'; found: string };
@@ -25,15 +26,19 @@ export const NO_USAGE: UsageRead = { kind: 'none' };
  */
 export const MAX_REPORTED_TOKENS = 1_000_000_000;
 
-const count = z.number().int().nonnegative().max(MAX_REPORTED_TOKENS);
-const cached = count.nullable().optional();
-/** A count the sender left out: absent (an AI SDK `undefined`), or null. */
-const given = count.nullish();
-const native = z.object({ inputTokens: given, outputTokens: given });
-/** AI SDK 7's `LanguageModelUsage` always has its details objects, even with every count undefined. */
-const sdkDetails = z.union([z.object({ inputTokenDetails: z.record(z.string(), z.unknown()) }), z.object({ outputTokenDetails: z.record(z.string(), z.unknown()) })]);
-const chat = z.object({ prompt_tokens: count, completion_tokens: count });
-const inOut = z.object({ input_tokens: count, output_tokens: count, cache_creation_input_tokens: cached, cache_read_input_tokens: cached });
+/** The known shapes, built on first use: a reply without usage never reads them (onFirstUse). */
+const usageShapes = onFirstUse(() => {
+  const count = z.number().int().nonnegative().max(MAX_REPORTED_TOKENS);
+  const cached = count.nullable().optional();
+  /** A count the sender left out: absent (an AI SDK `undefined`), or null. */
+  const given = count.nullish();
+  const native = z.object({ inputTokens: given, outputTokens: given });
+  /** AI SDK 7's `LanguageModelUsage` always has its details objects, even with every count undefined. */
+  const sdkDetails = z.union([z.object({ inputTokenDetails: z.record(z.string(), z.unknown()) }), z.object({ outputTokenDetails: z.record(z.string(), z.unknown()) })]);
+  const chat = z.object({ prompt_tokens: count, completion_tokens: count });
+  const inOut = z.object({ input_tokens: count, output_tokens: count, cache_creation_input_tokens: cached, cache_read_input_tokens: cached });
+  return { native, sdkDetails, chat, inOut };
+});
 
 /**
  * A `usage` value in any of the known shapes. Null or absent: none reported; anything else that is
@@ -41,6 +46,7 @@ const inOut = z.object({ input_tokens: count, output_tokens: count, cache_creati
  */
 export function readUsage(value: unknown): UsageRead {
   if (value === undefined || value === null) return NO_USAGE;
+  const { native, sdkDetails, chat, inOut } = usageShapes();
   const n = native.safeParse(value);
   if (n.success) {
     const { inputTokens, outputTokens } = n.data;

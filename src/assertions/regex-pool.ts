@@ -91,6 +91,12 @@ export interface RegexPoolOptions {
    * handed, before it counts as failed.
    */
   startupTimeoutMs?: number;
+  /**
+   * Arms a new worker's deadline to report ready (default: an unref'd real timer). Tests: one they
+   * never fire, so that a thread a loaded machine is slow to start still reads as ready, and only
+   * the start of a job can run out of startupTimeoutMs.
+   */
+  startupTimer?: Timer;
   /** Heap limit of each worker, so a huge match cannot exhaust the process. */
   maxOldGenerationSizeMb?: number;
   /**
@@ -159,6 +165,7 @@ export function createRegexPool(opts: RegexPoolOptions): RegexEvaluator {
   const spawnWorker = opts.spawnWorker ?? ((src: string, options: WorkerOptions) => new Worker(src, options));
   const startupTimeoutMs = opts.startupTimeoutMs ?? 10_000;
   const watchdog = opts.watchdog ?? unrefTimer;
+  const startupTimer = opts.startupTimer ?? unrefTimer;
   // A watchdog that fires later than this after its due time was itself delayed; it then grants the
   // worker `lateGraceMs` of running time before judging it.
   const lateToleranceMs = Math.min(timeoutMs, 20);
@@ -235,7 +242,7 @@ export function createRegexPool(opts: RegexPoolOptions): RegexEvaluator {
     const slot: Slot = { worker, progress: new BigInt64Array(shared), state: 'starting', job: null, stop: null, lastError: null };
     slots.add(slot);
     worker.ref();
-    slot.stop = unrefTimer(startupTimeoutMs, () => died(slot, `no ready signal within ${thousands(startupTimeoutMs)} ms`));
+    slot.stop = startupTimer(startupTimeoutMs, () => died(slot, `no ready signal within ${thousands(startupTimeoutMs)} ms`));
 
     worker.on('message', (msg: WorkerMessage) => {
       if (slot.state === 'dead') return;

@@ -16,7 +16,7 @@ import { hideEndpointTokens } from '../endpoint.js';
 import { docsUrl } from '../version.js';
 import { cliWords, cliWordsOf } from '../report/terminal.js';
 import { NEW_CONFIG_NAME } from '../suite/config-names.js';
-import { CALL_FAILED_HINT, causeLine, configFileWords, JUDGE_CUT_HINT, judgeFixes, JUDGE_NO_SCORE_HINT, judgeReasonCause, PANEL_CUT_HINT } from '../evaluate/index.js';
+import { CALL_FAILED_HINT, causeLine, JUDGE_CUT_HINT, judgeFixes, JUDGE_NO_SCORE_HINT, judgeReasonCause, PANEL_CUT_HINT } from '../evaluate/index.js';
 import { mostShared, sharedLine } from '../report/cause-details.js';
 import { unmeasured, type Calibration } from './schema.js';
 import { FAILED_BY_ATTEMPTS, SINGLE_JUDGE_CONTRADICTION } from './plan.js';
@@ -228,13 +228,13 @@ const FIX_ORDER = [JUDGE_NO_SCORE_HINT, JUDGE_CUT_HINT, PANEL_CUT_HINT, CALL_FAI
  */
 function noScoreFixes(u: ReturnType<typeof unscored>, c: Calibration, file: string = NEW_CONFIG_NAME): string[] {
   const answeredIn = scoredAnswers(c) > 0 ? 'calibration' : null;
-  const fixes = [...new Set(u.flatMap(({ item }) => item.notUsable.flatMap((reason) => judgeFixes(reason, answeredIn))))];
+  const fixes = [...new Set(u.flatMap(({ item }) => item.notUsable.flatMap((reason) => judgeFixes(reason, answeredIn, file))))];
   const rank = (fix: string): number => (FIX_ORDER.includes(fix) ? FIX_ORDER.indexOf(fix) : FIX_ORDER.length);
   // In the CLI's words, as a run's terminal says them (cliWords): calibrate runs only from the
   // command line (the Action has no calibrate mode), where the judge's address is --judge-url, not
   // the Action's judge-base-url input; its markdown (a step summary) likewise. A key is set in the
-  // suite's config file (`file`), as a run's causes name it (inConfigFile).
-  return [...new Set(fixes.sort((a, b) => rank(a) - rank(b)).map((fix) => cliWordsOf(configFileWords(fix, file), file)))];
+  // suite's config file (`file`), as a run's causes name it (causeOf).
+  return [...new Set(fixes.sort((a, b) => rank(a) - rank(b)).map((fix) => cliWordsOf(fix, file)))];
 }
 
 /** Why a baseline got no usable score: the judge client's reason, in the CLI's words (noScoreFixes). */

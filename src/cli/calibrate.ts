@@ -129,7 +129,8 @@ export async function runCalibrate(values: Values, io: CliIO): Promise<number> {
   const made = io.engine?.makeJudge
     ? io.engine.makeJudge(config)
     : createConfiguredJudge(config.judge, { clock: io.engine?.clock, onRetry: () => void spend.retries++ }, (member) => counted(member, spend));
-  if (made === null) throw new UsageError('no judge could be made from config.yml');
+  // Null only from an injected makeJudge (io.engine): said of the suite's file all the same.
+  if (made === null) throw new UsageError(`no judge could be made from ${configFile}`);
   const judge = io.engine?.makeJudge ? counted(made, spend) : made;
   let answers: JudgeResult[][];
   try {

@@ -9,6 +9,7 @@ import { UsageError } from '../engine.js';
 import { gitHead } from './git.js';
 import { terminalLine } from '../report/escape.js';
 import { shownJson } from '../words.js';
+import { onFirstUse } from '../patterns.js';
 
 /** A commit as git and GitHub give it: 7 to 40 hex digits (docs/cli.md, "What each command does"). */
 const COMMIT_SHA = /^[0-9a-f]{7,40}$/i;
@@ -21,8 +22,8 @@ const COMMIT_SHA = /^[0-9a-f]{7,40}$/i;
  */
 const PULL_REQUEST_EVENTS: ReadonlySet<string> = new Set(['pull_request', 'pull_request_target', 'pull_request_review', 'pull_request_review_comment']);
 
-/** What the commit is read from in a pull request event's payload (GitHub's data, checked as such). */
-const PULL_HEAD = z.object({ pull_request: z.object({ head: z.object({ sha: z.string().regex(/^[0-9a-f]{40}$/i) }) }) });
+/** What the commit is read from in a pull request event's payload (GitHub's data, checked as such); built on first use (onFirstUse). */
+const pullHead = onFirstUse(() => z.object({ pull_request: z.object({ head: z.object({ sha: z.string().regex(/^[0-9a-f]{40}$/i) }) }) }));
 
 /** The fix when the pull request's head cannot be read from the payload. */
 const GIVE_HEAD = "give run --commit SHA, the pull request's head (--commit ${{ github.event.pull_request.head.sha }} in the workflow)";
@@ -66,7 +67,7 @@ async function pullRequestHead(env: Record<string, string | undefined>, cwd: str
   } catch {
     throw new UsageError(`${at} is not JSON. On that event the run records the pull request's head commit the payload names: ${GIVE_HEAD}`);
   }
-  const read = PULL_HEAD.safeParse(payload);
+  const read = pullHead().safeParse(payload);
   if (!read.success) throw new UsageError(`${at} names no pull request's head commit (pull_request.head.sha, 40 hex digits), which the run records on that event: ${GIVE_HEAD}`);
   return read.data.pull_request.head.sha.toLowerCase();
 }

@@ -21,6 +21,7 @@ import { TRACES_DEFAULTS } from '../suite/config/traces.js';
 import { loadYamlPackage, readYaml, yamlPackage } from '../suite/yaml/index.js';
 import { DEFAULT_SUITE_DIR, reportArtifactsPatterns, resultsArtifactsPattern, suiteName, suiteSlug } from '../action/context.js';
 import { clip, terminalBlock, terminalLine } from '../report/escape.js';
+import { CONFIG_NAMES, NEW_CONFIG_NAME } from '../suite/config-names.js';
 
 /**
  * Every preset init has a config template for. Which of them it offers is decided at run time by
@@ -260,10 +261,11 @@ ${capComment(preset).map((l) => `  # ${l}`).join('\n')}
 `;
 }
 
-const EXAMPLE_FIXTURE = `# One fixture: a message sent in a fresh session, and what the reply must show.
+/** The example fixture; its comment names the suite's config file, `configName`, where a judge is set. */
+const exampleFixture = (configName: string): string => `# One fixture: a message sent in a fresh session, and what the reply must show.
 # Replace it with what your agent must keep doing. Other assertion forms:
 #   assert: { contains: "30 days" }                             literal, case-sensitive
-#   assert: { judge: "The reply offers to help.", threshold: 0.7 }   needs a judge in config.yml
+#   assert: { judge: "The reply offers to help.", threshold: 0.7 }   needs a judge in ${configName}
 #   (no assert: a probe: the reply is recorded and compared with its baseline)
 label: example-greeting
 message: Hello! What can you help me with?
@@ -393,13 +395,13 @@ jobs:
 
 const slash = (p: string): string => p.split('\\').join('/');
 
-/** The files init writes, relative to the working directory. Pure. */
-function initFiles(o: { dir: string; preset: InitPreset; workflows: string }): InitFile[] {
+/** The files init writes, relative to the working directory; the config file under `configName`, the suite's (KeptConfig). Pure. */
+function initFiles(o: { dir: string; preset: InitPreset; workflows: string; configName: string }): InitFile[] {
   const dir = slash(o.dir).replace(/\/+$/, '') || '.';
   const wf = slash(o.workflows).replace(/\/+$/, '') || '.';
   return [
-    { path: `${dir}/config.yml`, text: configYml(o.preset) },
-    { path: `${dir}/fixtures/example-greeting.yml`, text: EXAMPLE_FIXTURE },
+    { path: `${dir}/${o.configName}`, text: configYml(o.preset) },
+    { path: `${dir}/fixtures/example-greeting.yml`, text: exampleFixture(o.configName) },
     { path: `${wf}/agent-replay.yml`, text: checkWorkflow(dir, o.preset) },
     { path: `${wf}/agent-replay-accept.yml`, text: acceptWorkflow(dir) },
     { path: `${wf}/agent-replay-report.yml`, text: reportWorkflow(dir) },
@@ -723,8 +725,8 @@ function unreadWorkflows(o: { dir: string; workflows: string }, unread: Readonly
  * Where the agent's key goes once its secret is added: the commented lines init wrote, or, in a file
  * that was already there (not init's, which may not have them), the input or key to set.
  */
-function headers(o: { dir: string; preset: InitPreset }, written: readonly string[], check: string): string {
-  const config = `${slash(o.dir).replace(/\/+$/, '')}/config.yml`;
+function headers(o: { dir: string; preset: InitPreset; configName: string }, written: readonly string[], check: string): string {
+  const config = `${slash(o.dir).replace(/\/+$/, '')}/${o.configName}`;
   const workflow = written.includes(check) ? 'uncomment\n     agent-headers / judge-api-key in the workflow' : `set the agent-replay step's\n     agent-headers / judge-api-key inputs in ${check}`;
   const local = written.includes(config) ? `the header in ${terminalLine(config)}` : `the ${TEMPLATES[o.preset].key.header} header under agent.headers in ${terminalLine(config)}`;
   return `${workflow}, and ${local} to run it locally`;
@@ -736,7 +738,7 @@ export function agentSecretStep(preset: InitPreset): string {
   return `${t.key.secret} for the agent's ${t.key.header} header${t.keyOptional === undefined ? '' : ` (${t.keyOptional})`}`;
 }
 
-function nextSteps(o: { dir: string; workflows: string; preset: InitPreset }, written: readonly string[], others: ReadonlySet<WorkflowRole> = new Set(), unread: ReadonlyMap<WorkflowRole, string> = new Map()): string {
+function nextSteps(o: { dir: string; workflows: string; preset: InitPreset; configName: string }, written: readonly string[], others: ReadonlySet<WorkflowRole> = new Set(), unread: ReadonlyMap<WorkflowRole, string> = new Map()): string {
   const check = `${slash(o.workflows).replace(/\/+$/, '')}/agent-replay.yml`;
   // The commands are pasted into a shell: a folder with a space or a quote is one quoted word.
   const dir = shownShellWord(o.dir);
@@ -810,6 +812,22 @@ export function keptPreset(text: string): string | null {
   return preset === undefined || preset === null ? 'native' : typeof preset === 'string' ? preset : null;
 }
 
+/**
+ * The name of the suite's config file already there, as the config loader picks it (config.yml,
+ * else config.yaml: docs/configuration.md), or config.yml, the one to create: a config.yaml suite
+ * gets no config.yml beside it, which would be read in its place.
+ */
+function configNameIn(dir: string): string {
+  const there = (name: string): boolean => {
+    try {
+      return lstatSync(join(dir, name), { throwIfNoEntry: false }) !== undefined;
+    } catch {
+      return false; // a folder that cannot be read: init names the file it could not write
+    }
+  };
+  return CONFIG_NAMES.find(there) ?? NEW_CONFIG_NAME;
+}
+
 /** keptPreset of the config.yml at `path`, or null when there is none or it cannot be read. */
 function keptPresetAt(path: string): string | null {
   try {
@@ -823,8 +841,8 @@ function keptPresetAt(path: string): string | null {
  * --preset asked for one preset and the config.yml already there, left as it is, names another:
  * runs speak the kept one's protocol, so it is said, with the two ways to the one asked for.
  */
-export function keptPresetWarning(o: { dir: string }, asked: string, kept: string): string {
-  const config = terminalLine(`${slash(o.dir).replace(/\/+$/, '')}/config.yml`);
+export function keptPresetWarning(o: { dir: string; configName?: string }, asked: string, kept: string): string {
+  const config = terminalLine(`${slash(o.dir).replace(/\/+$/, '')}/${o.configName ?? NEW_CONFIG_NAME}`);
   const dir = slash(o.dir) === DEFAULT_SUITE_DIR ? '' : ` --dir ${shownShellWord(slash(o.dir))}`;
   return (
     `warning: ${config} was already there and is left as it is: its agent.preset is ${terminalLine(clip(kept, 80))}, not ${asked}, so runs speak ${terminalLine(clip(kept, 80))}'s protocol; the next steps above are for ${asked}.\n` +
@@ -860,17 +878,18 @@ export async function runInit(given: InitOptions, terminal: CliIO): Promise<numb
   // A folder given with backslashes (typed on Windows: bots\shop) is written with slashes, as the
   // workflows read it on GitHub's runner; the commands init prints then name the folder it wrote,
   // which a shell on macOS or Linux would not find by its backslashes (docs/cli.md, "init").
-  const o = { ...given, dir: slash(given.dir), workflows: slash(given.workflows) };
-  checkInside(io.cwd, 'dir', o.dir);
-  checkInside(io.cwd, 'workflows', o.workflows);
-  // A config.yml already there is left as it is: without --preset, what init writes and says is for
+  const folders = { ...given, dir: slash(given.dir), workflows: slash(given.workflows) };
+  checkInside(io.cwd, 'dir', folders.dir);
+  checkInside(io.cwd, 'workflows', folders.workflows);
+  const o = { ...folders, configName: configNameIn(join(io.cwd, folders.dir)) };
+  // A config file already there (config.yml, else config.yaml) is left as it is: without --preset, what init writes and says is for
   // the preset it names (a second init in an openai-chat suite does not say native's path and secret).
-  const kept = keptPresetAt(join(io.cwd, o.dir, 'config.yml'));
+  const kept = keptPresetAt(join(io.cwd, o.dir, o.configName));
   const preset: InitPreset = asked ?? (kept !== null && (offeredPresets() as readonly string[]).includes(kept) ? (kept as InitPreset) : 'native');
   const written: string[] = [];
   const skipped: string[] = [];
   const failed: string[] = [];
-  for (const f of initFiles({ dir: o.dir, preset, workflows: o.workflows })) {
+  for (const f of initFiles({ dir: o.dir, preset, workflows: o.workflows, configName: o.configName })) {
     const target = join(io.cwd, f.path);
     // Never over anything already there, never through a link, never into a folder that leads outside.
     // A file already there is skipped before anything is staged next to it: a second init in a

@@ -8,7 +8,7 @@ import { runCheck, UsageError, type CheckOptions, type CheckResult, type ShardRu
 import { parseShard, timingsOf } from '../evaluate/shard.js';
 import { issueCount, loadSuite, loadSuiteConfig, repoPathOf, suiteAboveIssue, type ConfigIssue } from '../suite/index.js';
 import { DEFAULT_LATENCY } from '../config.js';
-import { mergeRecords, mixedSuites, openRecordStream, readRecord, RecordError, writeRecord } from '../record/index.js';
+import { mergeRecords, mixedSuites, olderRecordNote, openRecordStream, readRecord, RecordError, writeRecord } from '../record/index.js';
 import { shardLine } from '../report/shard.js';
 import { renderCapRefusalText, type CapSource } from '../report/cap.js';
 import { renderCompareMarkdown, renderCompareText, type CompareSuites } from '../report/compare.js';
@@ -450,6 +450,7 @@ async function cmdCompare(files: readonly string[], values: Values, io: CliIO): 
     outIsRecord: false,
   });
   const [a, b] = await Promise.all([readRecord(resolvePath(io, first)), readRecord(resolvePath(io, second))]);
+  olderRecordWarnings([a, b], [first, second], io);
   const comparison = compareRuns(a, b, { first, second }, { latency: await compareLatency(values.dir ?? '.agent-replay', io) });
   if (values.out) await writeText(resolvePath(io, values.out), `${JSON.stringify(comparison, null, 2)}\n`, 'out');
   const suites = compareSuites(comparison.swapped ? [b, a] : [a, b]);
@@ -493,6 +494,7 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     throw new UsageError(`no run to accept: ${results} does not exist; run the suite first, npx agent-replay run${dir === '.agent-replay' ? '' : ` --dir ${shownShellWord(dir)}`} (it writes the results there), or give --results FILE`);
   }
   const record = await readRecord(resolvePath(io, files[0] as string));
+  olderRecordWarnings([record], files, io);
   // A run of another suite folder (run --dir elsewhere, accept without it) would write its replies
   // as this suite's baselines, under labels that may be this suite's too: refused as the Action's
   // accept flow refuses it (docs/cli.md, "What each command does").
@@ -682,7 +684,16 @@ async function readShards(files: readonly string[], io: CliIO): Promise<RunRecor
     } else throw r.reason;
   });
   for (const p of problems) io.stderr(errorLine(p));
+  if (problems.length === 0) olderRecordWarnings(records, files, io);
   return problems.length > 0 ? null : records;
+}
+
+/** A record's items that read as written though a run now stores them otherwise: said once per file (docs/results-json.md, "Records of an older agent-replay"). */
+function olderRecordWarnings(records: readonly RunRecord[], files: readonly string[], io: CliIO): void {
+  for (const [i, r] of records.entries()) {
+    const note = olderRecordNote(r, files[i]);
+    if (note !== null) io.stderr(`warning: ${note}\n`);
+  }
 }
 
 /**

@@ -13,6 +13,7 @@ import { editDistance, nearestName } from '../suite/issues.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../agent/ready.js';
 import { ASSERT_FORMS } from './probe.js';
 import { INIT_TEMPLATES } from './init.js';
+import { EITHER_CONFIG_NAME } from '../suite/config-names.js';
 
 interface FlagType {
   type: 'string' | 'boolean';
@@ -83,8 +84,8 @@ interface CommandSpec {
 
 const FAIL_ON_HELP: FlagHelp = { value: 'LIST', help: `what fails the run, comma-separated: ${FAIL_ON_CONDITIONS.join(', ')} (none alone: never fail; default ${DEFAULT_FAIL_ON.join(',')}; unverified: an errored or not evaluated item, an interrupted run or an incomplete merge)` };
 const DIR: FlagHelp = { value: 'DIR', help: 'the suite folder (default .agent-replay)' };
-const AGENT_URL: FlagHelp = { value: 'URL', help: "the agent's URL, instead of agent.url in config.yml" };
-const JUDGE_URL: FlagHelp = { value: 'URL', help: "the judge's base URL, instead of judge.baseUrl in config.yml" };
+const AGENT_URL: FlagHelp = { value: 'URL', help: `the agent's URL, instead of agent.url in ${EITHER_CONFIG_NAME}` };
+const JUDGE_URL: FlagHelp = { value: 'URL', help: `the judge's base URL, instead of judge.baseUrl in ${EITHER_CONFIG_NAME}` };
 const WAIT: FlagHelp = { value: 'SECONDS', help: `poll the agent until it answers, up to ${MAX_WAIT_FOR_AGENT_S} s, before the first call` };
 const MARKDOWN: FlagHelp = { value: 'FILE', help: 'also write the report as markdown (the PR comment)' };
 const JUNIT: FlagHelp = { value: 'FILE', help: 'also write a JUnit XML report' };
@@ -101,7 +102,7 @@ export const COMMANDS = {
       dir: DIR,
       'agent-url': AGENT_URL,
       'judge-url': JUDGE_URL,
-      concurrency: { value: 'N', help: 'items replayed at once, 1 to 256 (default from config.yml)' },
+      concurrency: { value: 'N', help: `items replayed at once, 1 to 256; default agent.concurrency of ${EITHER_CONFIG_NAME}` },
       out: { value: 'FILE', help: `where results.json goes (default DIR/results/results.json: a folder git ignores)` },
       markdown: MARKDOWN,
       junit: JUNIT,
@@ -167,7 +168,7 @@ export const COMMANDS = {
     args: 'BEFORE.json AFTER.json',
     positionals: { min: 2, max: 2, missing: 'compare needs exactly two results files: agent-replay compare BEFORE.json AFTER.json' },
     flags: {
-      dir: { value: 'DIR', help: "the suite folder whose config.yml sets what is slower (latency:; default .agent-replay)" },
+      dir: { value: 'DIR', help: `the suite folder whose ${EITHER_CONFIG_NAME} sets what is slower (latency:; default .agent-replay)` },
       markdown: { value: 'FILE', help: 'also write the comparison as markdown' },
       out: { value: 'FILE', help: 'also write the comparison as JSON' },
     },
@@ -205,7 +206,7 @@ export const COMMANDS = {
     positionals: { min: 0, max: 0 },
     flags: {
       dir: { value: 'DIR', help: 'the suite folder to create (default .agent-replay)' },
-      preset: { value: 'NAME', help: `the agent's API: ${INIT_TEMPLATES.join(', ')} (default: config.yml's, else native)` },
+      preset: { value: 'NAME', help: `the agent's API: ${INIT_TEMPLATES.join(', ')} (default: the preset of a ${EITHER_CONFIG_NAME} already there, else native)` },
       workflows: { value: 'DIR', help: 'where the workflow files go (default .github/workflows)' },
     },
     // docs/cli.md, "init": the exit statuses.
@@ -227,7 +228,7 @@ export const COMMANDS = {
       assert: { value: 'CHECK', help: `the check: ${ASSERT_FORMS}` },
       threshold: { value: '0.7', help: 'the passing score of a judge assertion, 0 to 1' },
       save: { value: 'LABEL', help: 'write the probe as fixtures/LABEL.yml (never over an existing file)' },
-      preset: { value: 'NAME', help: "the agent's API for this probe, instead of agent.preset in config.yml" },
+      preset: { value: 'NAME', help: `the agent's API for this probe, instead of agent.preset in ${EITHER_CONFIG_NAME}` },
     },
     // docs/cli.md, "What each command does" (probe): the exit statuses.
     notes: [

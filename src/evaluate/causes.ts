@@ -141,7 +141,7 @@ function protectionHint(protection: string | null): string {
   return "the preview is protected: give the header that lets automation through in agent-headers (agent.headers), e.g. Vercel's x-vercel-protection-bypass, Cloudflare Access's CF-Access-Client-Id and CF-Access-Client-Secret";
 }
 
-function httpCause(status: number, endpoint: string | null, html: boolean, redirect: string | null, answered: boolean, protection: string | null): Cause {
+function httpCause(status: number, endpoint: string | null, html: boolean, redirect: string | null, answered: boolean, protection: string | null, file: string): Cause {
   const what = `HTTP ${status} from ${at(endpoint)}`;
   const key = `http:${status}:${endpoint ?? ''}`;
   if (status >= 300 && status < 400) return redirectCause(key, what, redirect, protection);
@@ -164,7 +164,7 @@ function httpCause(status: number, endpoint: string | null, html: boolean, redir
   }
   if (status >= 500) return { key, what, hint: 'the agent failed: see its logs' };
   if (html) return { key, what, hint: 'an HTML page answered: check agent-path or agent.url' };
-  return { key, what, hint: 'the agent rejected the request: check agent.preset or agent.request.body in config.yml' };
+  return { key, what, hint: `the agent rejected the request: check agent.preset or agent.request.body in ${file}` };
 }
 
 /** A redirect, which is not followed: to a sign-in page, the preview is protected; else the address to use. */
@@ -223,7 +223,7 @@ const PANEL_REASON = /^(?:judge call failed: )?panel: \d+ of \d+ members gave no
  * a proxy that could not be reached. The fix is the one the message gives (proxyFixGiven), else the proxy's own.
  * Null when the text names no proxy.
  */
-function proxyFaultCause(text: string, toward: string, key: string): Cause | null {
+function proxyFaultCause(text: string, toward: string, key: string, file: string): Cause | null {
   const named = /the proxy (\S+) \(([A-Za-z_]+)\)/.exec(text);
   if (named === null) return null;
   const proxy = named[1] ?? '';
@@ -276,7 +276,7 @@ function proxyFaultCause(text: string, toward: string, key: string): Cause | nul
   if (answer !== null) {
     // The meaning judge and the simulator take the judge's time limit (docs/meaning.md, docs/simulated-users.md).
     const server = key === 'judge' || key === 'simulator' || key === 'meaning judge' ? key : 'agent';
-    return { key: `proxy-answer:${key}`, what: `no answer from ${toward.replace(/^on the way to /, '')} within ${msGrouped(answer[1] ?? '')} ms through ${at}: ${answer[2] ?? ''}`, hint: `raise ${server === 'agent' ? 'agent' : 'judge'}.timeoutMs in config.yml if the ${server} is slow; else see the proxy's log for the request it holds` };
+    return { key: `proxy-answer:${key}`, what: `no answer from ${toward.replace(/^on the way to /, '')} within ${msGrouped(answer[1] ?? '')} ms through ${at}: ${answer[2] ?? ''}`, hint: `raise ${server === 'agent' ? 'agent' : 'judge'}.timeoutMs in ${file} if the ${server} is slow; else see the proxy's log for the request it holds` };
   }
   if (/could not reach the proxy|at the proxy/.test(text)) return proxyDownCause(proxy, variable, text, toward, `proxy-down:${key}`);
   return null;
@@ -299,14 +299,14 @@ function causeWords(reason: string): string {
 }
 
 /** The cause of an errored replay, from its error class and message. */
-function errorCause(errorKind: string, error: string, endpoint: string | null, answered: boolean, address: string | null): Cause {
+function errorCause(errorKind: string, error: string, endpoint: string | null, answered: boolean, address: string | null, file: string): Cause {
   const text = withoutTurn(error);
   const url = endpoint ?? '';
   if (errorKind === 'http') {
     const status = /\bHTTP (\d{3})\b/.exec(text);
     const redirect = /\(redirects to (\S+)\)/.exec(text)?.[1] ?? null;
     const protection = /\(protected by ([^)]+)\)/.exec(text)?.[1] ?? null;
-    if (status) return httpCause(Number(status[1]), endpoint, looksLikeHtml(text), redirect, answered, protection);
+    if (status) return httpCause(Number(status[1]), endpoint, looksLikeHtml(text), redirect, answered, protection, file);
     // "8 MiB"; "8 MB" in a record written before 2026-12-06, "8388608 bytes" before 2026-12-05.
     if (/larger than \d+ (?:bytes|MB|MiB)/.test(text)) {
       return {
@@ -328,7 +328,7 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     }
     // The proxy itself could not be reached, or failed (its certificate, no answer to CONNECT, a
     // connection it closed): the fix is the proxy's, not agent.url (docs/configuration.md, "Behind a proxy").
-    const failedProxy = proxyFaultCause(text, `on the way to ${at(endpoint)}`, url);
+    const failedProxy = proxyFaultCause(text, `on the way to ${at(endpoint)}`, url, file);
     if (failedProxy !== null) return failedProxy;
     // A certificate Node refused: the message says what is wrong and the fix (src/http/tls.ts).
     const tls = /the agent's TLS certificate is refused, after [^:]+: (.+?) \(([A-Z_]+)\); (.+)$/.exec(text);
@@ -404,7 +404,7 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     const said = /(?:within|timed out after) (\d[\d,]*) ms/.exec(text)?.[1];
     const ms = said === undefined ? undefined : msGrouped(said);
     // The deadline came while the connection was still opening (agent.timeoutMs bounds connecting too).
-    const opening = proxyFaultCause(text, `on the way to ${at(endpoint)}`, url);
+    const opening = proxyFaultCause(text, `on the way to ${at(endpoint)}`, url, file);
     if (opening !== null) return opening;
     if (/^no connection to the agent opened within/.test(text)) {
       return {
@@ -418,13 +418,13 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
       return {
         key: `timeout:ended:${url}`,
         what: `the answer from ${at(endpoint)} did not end within ${ms ?? 'its'} ms`,
-        hint: 'the agent answered but was still sending: raise agent.timeoutMs in config.yml (it bounds the whole answer, a stream to its end)',
+        hint: `the agent answered but was still sending: raise agent.timeoutMs in ${file} (it bounds the whole answer, a stream to its end)`,
       };
     }
     return {
       key: `timeout:${url}`,
       what: `no answer from ${at(endpoint)}${ms ? ` within ${ms} ms` : ' in time'}`,
-      hint: 'raise agent.timeoutMs in config.yml if the agent is slow, or check that it is up',
+      hint: `raise agent.timeoutMs in ${file} if the agent is slow, or check that it is up`,
     };
   }
   if (errorKind === 'invalid_json') {
@@ -446,8 +446,8 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
       const textAt = /; its text may be at "([^"]+)"\)/.exec(text)?.[1];
       const hint =
         textAt === undefined
-          ? `check agent.preset, or agent.response.reply ${set === undefined ? 'in config.yml' : `at ${set}`}`
-          : `the answer's text may be at "${textAt}": ${set === undefined ? `set agent.response.reply: ${textAt} in config.yml` : `change agent.response.reply at ${set} to ${textAt}`} if that is the reply, or check agent.preset`;
+          ? `check agent.preset, or agent.response.reply ${set === undefined ? `in ${file}` : `at ${set}`}`
+          : `the answer's text may be at "${textAt}": ${set === undefined ? `set agent.response.reply: ${textAt} in ${file}` : `change agent.response.reply at ${set} to ${textAt}`} if that is the reply, or check agent.preset`;
       return { key: `missing_reply:${path}`, what: `no reply at "${path}" in the agent's answers`, hint };
     }
   }
@@ -470,10 +470,10 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
  * A judge's or simulator's call that failed at the proxy (src/judge/http.ts): the proxy could not
  * be reached, failed, or refused the tunnel. Null for any other reason.
  */
-function proxyCause(reason: string, who: string, toward: string): Cause | null {
+function proxyCause(reason: string, who: string, toward: string, file: string): Cause | null {
   const refusal = /the proxy refused the (tunnel \(CONNECT\)|request \(forwarded\)): HTTP (\d{3})/.exec(reason);
   const refused = refusal?.[2];
-  if (refused === undefined) return proxyFaultCause(reason, toward, who);
+  if (refused === undefined) return proxyFaultCause(reason, toward, who, file);
   return {
     key: `${who}:proxy:${refused}`,
     what: `the proxy refused to connect ${toward.replace(/^on the way /, '')} (HTTP ${refused})`,
@@ -607,8 +607,9 @@ function settingsFix(s: ModelSettings): string {
  * (404), rate limited (429), failed (5xx), did not answer in time; else its settings to check.
  * `s` names its settings (the time limit, retries and concurrency are the judge's for all).
  * `answeredIn`: it answered other calls of this run (modelsAnsweredInRun) or calibration, so a dropped connection is no setting's fault.
+ * `file`: the suite's config file, where judge.timeoutMs is raised.
  */
-export function downHint(status: string | undefined, reason: string, s: ModelSettings = JUDGE_SETTINGS, answeredIn: AnsweredIn = null): string {
+export function downHint(status: string | undefined, reason: string, s: ModelSettings = JUDGE_SETTINGS, answeredIn: AnsweredIn = null, file: string = NEW_CONFIG_NAME): string {
   const judges = s.who === 'judge' ? '' : ` (the ${s.who} takes the judge's)`;
   if (status === '401' || status === '403') return `the ${s.who} refused the request: check ${s.key} (${s.keyAt === null ? '' : `${s.keyAt}; `}the key or token its endpoint expects) and that it may use ${s.model}`;
   if (status === '404') return `check ${s.url} and ${s.model}: the path (it is the API's base URL) or the model's name is probably wrong`;
@@ -620,7 +621,7 @@ export function downHint(status: string | undefined, reason: string, s: ModelSet
   if (status === undefined && new RegExp(`(?:^|: )no connection to the ${s.who} opened within \\d[\\d,]* ms`).test(reason)) {
     return `the host never completed the connection (a host that is down, or a firewall that drops packets, looks like this): check ${s.url} and that the ${s.who} is up; raise judge.timeoutMs if it is only slow`;
   }
-  if (status === undefined && new RegExp(`(?:^|: )no answer from the ${s.who} within \\d[\\d,]* ms`).test(reason)) return `raise judge.timeoutMs in config.yml if the ${s.who} is slow, or check ${s.url} and that it is up`;
+  if (status === undefined && new RegExp(`(?:^|: )no answer from the ${s.who} within \\d[\\d,]* ms`).test(reason)) return `raise judge.timeoutMs in ${file} if the ${s.who} is slow, or check ${s.url} and that it is up`;
   // A key no HTTP header can carry (src/judge/http.ts, notSentWords): nothing was sent, and the key is the one setting at fault.
   if (status === undefined && KEY_NOT_SENT.test(reason)) return `set ${s.key} (${s.keyAt ?? 'judge.apiKey'}) again without the line break or the character outside Latin-1, where it is written or in the variable it is read from (a secret pasted with a line break)`;
   // Its address and key worked for other calls of this run (calibration): a connection it closed is a passing fault, not a setting.
@@ -653,8 +654,8 @@ function downStatus(reason: string): string | undefined {
  * unreachable: "): a proxy's refusal or fault is the proxy's (proxyCause); else downHint, with its
  * settings. `answered`: it answered other calls of this run (modelsAnsweredInRun).
  */
-export function modelDownHint(reason: string, s: ModelSettings, answered = false): string {
-  return proxyCause(reason, s.who, `on the way to the ${s.who}`)?.hint ?? downHint(downStatus(reason), reason, s, answered ? 'run' : null);
+export function modelDownHint(reason: string, s: ModelSettings, answered = false, file: string = NEW_CONFIG_NAME): string {
+  return proxyCause(reason, s.who, `on the way to the ${s.who}`, file)?.hint ?? downHint(downStatus(reason), reason, s, answered ? 'run' : null, file);
 }
 
 /**
@@ -664,14 +665,14 @@ export function modelDownHint(reason: string, s: ModelSettings, answered = false
  * from a label, another member's words, or a server's answer ("HTTP 500: ...") that quote one.
  * `said`: a panel's first member not reached, its own reason, quoted when no status is: what it hit, without the members' labels.
  */
-function judgeDown(reason: string, first?: string, own?: readonly string[], said?: string, answeredIn: AnsweredIn = null): Cause {
+function judgeDown(file: string, reason: string, first?: string, own?: readonly string[], said?: string, answeredIn: AnsweredIn = null): Cause {
   // A member's status begins its reason ("openai m1: HTTP 401: ..."), never one said in another's ("an error in the HTTP 200 answer").
   const status = downStatus(first ?? reason);
   // The reason of the first item (without its attempt count) says what the judge did.
   const shown = (said ?? reason).replace(/ after \d+(?:,\d{3})* (?:attempts?|retries)/, '').trim();
   const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${causeWords(shown)}` : ''}`;
-  const proxy = own === undefined ? proxyCause(reason, 'judge', 'on the way to the judge') : own.reduce<Cause | null>((found, r) => found ?? (/^HTTP \d{3}\b/.test(r) ? null : proxyCause(r, 'judge', 'on the way to the judge')), null);
-  return proxy ?? { key: `judge:${status ?? 'unreachable'}`, what, hint: downHint(status, first ?? reason, JUDGE_SETTINGS, answeredIn) };
+  const proxy = own === undefined ? proxyCause(reason, 'judge', 'on the way to the judge', file) : own.reduce<Cause | null>((found, r) => found ?? (/^HTTP \d{3}\b/.test(r) ? null : proxyCause(r, 'judge', 'on the way to the judge', file)), null);
+  return proxy ?? { key: `judge:${status ?? 'unreachable'}`, what, hint: downHint(status, first ?? reason, JUDGE_SETTINGS, answeredIn, file) };
 }
 
 /**
@@ -696,9 +697,9 @@ function noScoreCause(): Cause {
  * The cause of a judge check's detail, "judge <kind>: <reason>" (kind: unreachable, gave no usable
  * answer). `answeredIn`: the judge answered other calls of this run or calibration (a single judge's; a panel's members are each their own).
  */
-function judgeCause(kind: string, reason: string, answeredIn: AnsweredIn = null): JudgeCause {
+function judgeCause(kind: string, reason: string, answeredIn: AnsweredIn, file: string): JudgeCause {
   const panel = panelCounts(reason, kind);
-  if (panel !== null) return panelCause(panel);
+  if (panel !== null) return panelCause(panel, file);
   // Something answered at the judge's address and not in a form read (not HTTP, an answer that did
   // not end): "judge gave no usable answer: the judge at ... gave ..." since 2026-12-06, "judge
   // unreachable: ..." before; one cause either way.
@@ -711,7 +712,7 @@ function judgeCause(kind: string, reason: string, answeredIn: AnsweredIn = null)
   }
   // The judge answered, but not with a score: its address and key work; its model or mechanism does not.
   if (kind === 'gave no usable answer' || /^no usable score\b/.test(reason)) return alone(noScoreCause());
-  return alone(judgeDown(reason, undefined, undefined, undefined, answeredIn));
+  return alone(judgeDown(file, reason, undefined, undefined, undefined, answeredIn));
 }
 
 /**
@@ -723,7 +724,7 @@ function judgeCause(kind: string, reason: string, answeredIn: AnsweredIn = null)
  * Members cut at their token limit, and requests agent-replay could not make, are added after
  * (withPanelCut, withPanelCallsFailed).
  */
-function panelCause(panel: PanelCounts): JudgeCause {
+function panelCause(panel: PanelCounts, file: string): JudgeCause {
   const { reason } = panel;
   const kinds: { cause: Cause; members: string }[] = [];
   if (panel.unreachable > 0) {
@@ -732,9 +733,9 @@ function panelCause(panel: PanelCounts): JudgeCause {
     const ways = panel.members.flatMap((r) => DOWN_START.exec(r)?.[0] ?? []);
     // The first member not reached: not one that answered (without a score, an HTTP 200 with an error among them), nor one whose answer was not read, was cut, or was not asked.
     const said = panel.own.find((r) => !isNoScoreReason(r) && !UNREAD_START.test(r) && !isCutReason(r) && !r.startsWith(CALL_FAILED_WORDS));
-    const down = judgeDown(reason, ways.find((way) => way.startsWith('HTTP ')) ?? ways[0], panel.own, said);
+    const down = judgeDown(file, reason, ways.find((way) => way.startsWith('HTTP ')) ?? ways[0], panel.own, said);
     kinds.push({ cause: down, members: `${panel.unreachable} not reached` });
-    for (const [hint, way] of downWays(panel.members)) if (hint !== down.hint) kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: `${way.n} not reached (${way.said})` });
+    for (const [hint, way] of downWays(panel.members, file)) if (hint !== down.hint) kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: `${way.n} not reached (${way.said})` });
   }
   if (panel.noScore > 0) kinds.push({ cause: noScoreCause(), members: `${panel.noScore} that answered without a usable score` });
   for (const [key, n] of countBy(panel.unread.map((c) => c.key))) {
@@ -752,7 +753,7 @@ function panelCause(panel: PanelCounts): JudgeCause {
   }
   return others.reduce(
     (cause, kind) => withMembersFix(cause, `panel-${kind.cause.key.replace(/^judge:/, '')}`, cause.what, kind.members, kind.cause.hint ?? settingsFix(JUDGE_SETTINGS)),
-    alone(first?.cause ?? judgeDown(reason, undefined, panel.own)),
+    alone(first?.cause ?? judgeDown(file, reason, undefined, panel.own)),
   );
 }
 
@@ -763,11 +764,11 @@ function panelCause(panel: PanelCounts): JudgeCause {
  * no member's way. A proxy's refusal (`the proxy refused the tunnel (CONNECT): HTTP 403`) and a
  * deadline through a proxy are the proxy's (proxyCause), not counted here.
  */
-function downWays(members: readonly string[]): Map<string, { key: string; n: number; said: string }> {
+function downWays(members: readonly string[], file: string): Map<string, { key: string; n: number; said: string }> {
   const ways = new Map<string, { key: string; n: number; said: string }>();
   for (const m of members.map((r) => DOWN_START.exec(r)).filter((m) => m !== null)) {
     const status = m[1];
-    const hint = downHint(status, m[0]);
+    const hint = downHint(status, m[0], JUDGE_SETTINGS, null, file);
     const way = ways.get(hint);
     if (way !== undefined) way.n += 1;
     else if (status !== undefined) ways.set(hint, { key: status, n: 1, said: `HTTP ${status}` });
@@ -922,7 +923,7 @@ function withPanelCallsFailed(cause: JudgeCause, reason: string): JudgeCause {
  * ...", "judge unreachable: ...", "judge gave no usable answer: ..."), its fixes apart; null for
  * any other detail.
  */
-function judgeCheckCause(detail: string, answeredIn: AnsweredIn = null): JudgeCause | null {
+function judgeCheckCause(detail: string, answeredIn: AnsweredIn, file: string): JudgeCause | null {
   // A fault of ours (a request body that could not be made, src/judge/client.ts): nothing was sent, so no setting of the judge's is at fault.
   // Records written before 2026-12-06 said "judge unreachable: " before it.
   const callFailed = /^(?:judge unreachable: )?(judge call failed: .*)$/.exec(detail)?.[1];
@@ -930,7 +931,7 @@ function judgeCheckCause(detail: string, answeredIn: AnsweredIn = null): JudgeCa
   const judge = /^judge (unreachable|gave no usable answer): (.*)$/.exec(detail);
   if (judge === null) return null;
   const reason = judge[2] ?? '';
-  return withPanelCut(withPanelCallsFailed(judgeCause(judge[1] ?? '', reason, answeredIn), reason), reason);
+  return withPanelCut(withPanelCallsFailed(judgeCause(judge[1] ?? '', reason, answeredIn, file), reason), reason);
 }
 
 /**
@@ -941,10 +942,11 @@ function judgeCheckCause(detail: string, answeredIn: AnsweredIn = null): JudgeCa
  * ..." when the judge answered (without a usable score, or cut at its token limit), or a panel's
  * members did that no other way than by a request agent-replay could not make; else "judge
  * unreachable: ...". `answeredIn`: `'calibration'` when the judge gave a usable score to another
- * answer of the calibration (a connection it dropped then reads run-again, as a run's).
+ * answer of the calibration (a connection it dropped then reads run-again, as a run's). `file`: the
+ * suite's config file, which a fix that sets a key names (causeOf).
  */
-export function judgeFixes(reason: string, answeredIn: AnsweredIn = null): string[] {
-  return judgeReasonCheckCause(reason, answeredIn)?.fixes ?? [];
+export function judgeFixes(reason: string, answeredIn: AnsweredIn = null, file: string = NEW_CONFIG_NAME): string[] {
+  return judgeReasonCheckCause(reason, answeredIn, file)?.fixes ?? [];
 }
 
 /**
@@ -952,24 +954,24 @@ export function judgeFixes(reason: string, answeredIn: AnsweredIn = null): strin
  * gives its fixes apart), read from the same detail: calibrate groups its answers without a usable
  * score by it, as a run groups its items (src/calibrate/render.ts). Null for a reason no cause reads.
  */
-export function judgeReasonCause(reason: string): Cause | null {
-  const cause = judgeReasonCheckCause(reason);
+export function judgeReasonCause(reason: string, file: string = NEW_CONFIG_NAME): Cause | null {
+  const cause = judgeReasonCheckCause(reason, null, file);
   return cause === null ? null : { key: cause.key, what: cause.what, hint: cause.hint };
 }
 
 /** The detail a run writes for a judge's reason (judgeFixes), read as its check's cause. */
-function judgeReasonCheckCause(reason: string, answeredIn: AnsweredIn = null): JudgeCause | null {
+function judgeReasonCheckCause(reason: string, answeredIn: AnsweredIn, file: string): JudgeCause | null {
   const panel = panelCounts(reason);
   const answered = panel === null ? isNoScoreReason(reason) || isCutReason(reason) : panel.unreachable === 0;
   const detail = reason.startsWith(CALL_FAILED_WORDS) ? reason : `judge ${answered ? 'gave no usable answer' : 'unreachable'}: ${reason}`;
-  return judgeCheckCause(detail, answeredIn);
+  return judgeCheckCause(detail, answeredIn, file);
 }
 
 /**
  * The cause of a check that did not run, from its detail line. `spansCame`: other turns of the run
  * had spans (`spansInRun`); `answered`: the model clients that answered calls of this run (`modelsAnsweredInRun`).
  */
-function notEvaluatedCause(detail: string, spansCame = false, answered: ModelsAnswered = NONE_ANSWERED): Cause {
+function notEvaluatedCause(detail: string, spansCame: boolean, answered: ModelsAnswered, file: string): Cause {
   // A turn's spans never came (docs/traces.md, "When spans do not arrive"): one cause for every trace id.
   const spans = /^(?:turn \d+: )?no spans for trace [0-9a-f]{32} within ([^:]+?)(?::| at )/.exec(detail);
   // They came, after the wait (docs/traces.md, "When a turn's spans are complete"): the agent exports
@@ -1033,15 +1035,15 @@ function notEvaluatedCause(detail: string, spansCame = false, answered: ModelsAn
   }
   // Records written before 2026-12-04 said "judge unreachable: " before both of these.
   if (/^(?:judge unreachable: )?no judge configured/.test(detail)) {
-    return { key: 'judge:none', what: 'no judge configured', hint: 'add a judge section to config.yml (judge assertions and criteria need one)' };
+    return { key: 'judge:none', what: 'no judge configured', hint: `add a judge section to ${file} (judge assertions and criteria need one)` };
   }
-  const judge = judgeCheckCause(detail, answered.judge ? 'run' : null);
+  const judge = judgeCheckCause(detail, answered.judge ? 'run' : null, file);
   if (judge !== null) return { key: judge.key, what: judge.what, hint: judge.hint };
   // A simulated user's simulator could not play the user (docs/personas.md, "Simulated users").
   // "simulator gave no usable answer": something answered at its address, not in a form read (since 2026-12-06; "simulator unreachable" before).
   // A simulated script's turn its baseline could not replay, with no model to write it: a setting to add, none to check.
   if (/^(?:simulator unreachable: )?no simulator (?:is )?configured/.test(detail)) {
-    return { key: 'simulator:none', what: 'no simulator configured', hint: `add a simulator section to config.yml, or a judge section (the simulator then takes the judge's model): a simulated script whose agent no longer answers as its baseline did needs one (${docsUrl('simulated-users.md', 'The simulator and its redaction')})` };
+    return { key: 'simulator:none', what: 'no simulator configured', hint: `add a simulator section to ${file}, or a judge section (the simulator then takes the judge's model): a simulated script whose agent no longer answers as its baseline did needs one (${docsUrl('simulated-users.md', 'The simulator and its redaction')})` };
   }
   // Its endpoint answered HTTP 200 with an error in place of an answer (a gateway's upstream failed):
   // the endpoint's fault, as the judge's (error200Cause), not its model's prompt-following.
@@ -1060,7 +1062,7 @@ function notEvaluatedCause(detail: string, spansCame = false, answered: ModelsAn
   if (simulator) {
     // The model stopped at its token limit (src/simulator/client.ts): its limit is the fix, as the judge's.
     if (isCutReason(simulator[2] ?? '')) return { key: 'simulator:cut', what: "the simulator's message was cut at its token limit", hint: SIMULATOR_CUT_HINT };
-    const proxied = proxyCause(simulator[2] ?? '', 'simulator', 'on the way to the simulator');
+    const proxied = proxyCause(simulator[2] ?? '', 'simulator', 'on the way to the simulator', file);
     if (proxied !== null) return proxied;
     const unfinished = unfinishedAnswer(simulator[2] ?? '', 'simulator') ?? refusedCertificate(simulator[2] ?? '', 'simulator');
     if (unfinished !== null) return unfinished;
@@ -1070,14 +1072,14 @@ function notEvaluatedCause(detail: string, spansCame = false, answered: ModelsAn
     // Not reached: the fix for what it did (a refused key, a timeout, a 5xx, a connection dropped after
     // other calls it answered), with the simulator's settings. Reached, with an answer in a form no
     // cause above names: its address answered, so its log says more than its settings.
-    const hint = simulator[1] === 'unreachable' ? downHint(status, simulator[2] ?? '', SIMULATOR_SETTINGS, answered.simulator ? 'run' : null) : SIMULATOR_UNREAD_HINT;
+    const hint = simulator[1] === 'unreachable' ? downHint(status, simulator[2] ?? '', SIMULATOR_SETTINGS, answered.simulator ? 'run' : null, file) : SIMULATOR_UNREAD_HINT;
     return { key: `simulator:${status ?? simulator[1]}`, what, hint };
   }
   if (/^(?:regex\b.*|pattern) does not compile/.test(detail)) {
     return { key: 'regex:compile', what: 'regex does not compile', hint: 'fix the pattern in the fixture file named on each item' };
   }
   if (/^regex\b.*did not finish within/.test(detail)) {
-    return { key: 'regex:timeout', what: 'regex over its time budget', hint: 'simplify the pattern, or raise regex.timeoutMs in config.yml' };
+    return { key: 'regex:timeout', what: 'regex over its time budget', hint: `simplify the pattern, or raise regex.timeoutMs in ${file}` };
   }
   if (/^regex worker failed/.test(detail)) return { key: 'regex:worker', what: 'regex worker failed', hint: 'run it again; lower regex.workers if memory is short' };
   // A trace store's failure names the URL asked, which holds the turn's trace id (docs/traces.md,
@@ -1157,28 +1159,16 @@ export function isCutReason(reason: string): boolean {
  * agent replied to other items of the run (`answeredInRun`), which changes the fix a 502/503/504 reads;
  * `models`: the judge and the simulator answered calls of the run (`modelsAnsweredInRun`), which
  * changes the fix a dropped connection reads. A simulated script's own earlier simulator calls count too.
+ * `file`: the suite's config file (the record's `configName`, docs/results-json.md), which a fix
+ * that sets a key names: passed down to where each fix is written, never put in by rewriting its
+ * words, so that a name the fix quotes (an agent's path, a proxy's words) is kept as it came.
  */
 export function causeOf(item: CauseItem, endpoint: string | null, answered = false, spansCame = false, models: ModelsAnswered = NONE_ANSWERED, file: string = NEW_CONFIG_NAME): Cause | null {
-  if (item.errored) return inConfigFile(errorCause(item.errorKind ?? 'internal', item.error ?? 'the replay did not complete', endpoint, answered, item.errorAddress ?? null), file);
+  if (item.errored) return errorCause(item.errorKind ?? 'internal', item.error ?? 'the replay did not complete', endpoint, answered, item.errorAddress ?? null, file);
   if (item.verdict !== 'not_evaluated') return null;
   const check = item.checks?.find((c) => c.status === 'not_evaluated');
   const own = { ...models, simulator: models.simulator || simulatorAnswered(item) };
-  return inConfigFile(notEvaluatedCause(check?.detail ?? item.detail ?? 'the check did not run', spansCame, own), file);
-}
-
-/**
- * A cause whose fix sets a key "in config.yml" ("to config.yml") names `file` instead, the suite's
- * config file (the record's `configName`, docs/results-json.md): a config.yaml suite is not told of a
- * file it does not have. Only the fix's own words are changed, not a name quoted from the agent.
- */
-export function inConfigFile(cause: Cause, file: string): Cause {
-  if (file === NEW_CONFIG_NAME || cause.hint === null) return cause;
-  return { ...cause, hint: configFileWords(cause.hint, file) };
-}
-
-/** "in config.yml" and "to config.yml" in a fix's words, said of `file` (inConfigFile). */
-export function configFileWords(text: string, file: string): string {
-  return file === NEW_CONFIG_NAME ? text : text.replace(/\b(in|to) config\.yml\b/g, `$1 ${file}`);
+  return notEvaluatedCause(check?.detail ?? item.detail ?? 'the check did not run', spansCame, own, file);
 }
 
 /**

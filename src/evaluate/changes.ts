@@ -265,15 +265,21 @@ function meaningStanding(m: Meaning | null): string {
  * now: changed in meaning: attempt 2: numbers 30 → 14` ("the same as the baseline" without a meaning). The attempt is the one the later meaning names (else the
  * earlier's) when its reply changed, else the first whose reply changed. The cause is the later
  * meaning's: "changed in meaning", "reworded", else "reply changed" ("transcript changed").
+ * With another baseline in each run (one accepted between them), only an attempt a run's meaning
+ * names, whose reply changed: the item stood where that attempt put it, and what else moved it is
+ * the baseline's doing, not the agent's; said after the meanings, each its own run's against its
+ * own baseline (`...; now: the same as the baseline; the baseline changed between the runs`).
  * Null otherwise: every attempt the same is judgeDisagreed's, a shown reply that changed the reply's.
  */
 function anotherAttemptMoved(before: Item, after: Item): { cause: DimensionCause; detail: string } | null {
-  if (before.errored || after.errored || !sameBaselineOf(before, after) || differentWords(before, after) || sameAttemptReplies(before, after)) return null;
+  if (before.errored || after.errored || differentWords(before, after) || sameAttemptReplies(before, after)) return null;
   const [rb, ra] = [attemptReplies(before), attemptReplies(after)];
   const [mb, ma] = [replayed(before)?.meaning ?? null, replayed(after)?.meaning ?? null];
-  if (rb === null || ra === null || meaningStanding(mb) === meaningStanding(ma)) return null;
+  if (rb === null || ra === null || itemStanding(before) === itemStanding(after)) return null;
   const differs = (k: number): boolean => k >= 0 && k < Math.max(rb.length, ra.length) && rb[k] !== ra[k];
   const named = [ma, mb].map((m) => Number(attemptNamed(m?.detail ?? '')?.attempt.slice('attempt '.length) ?? 0) - 1).find(differs);
+  const oneBaseline = sameBaselineOf(before, after);
+  if (!oneBaseline && named === undefined) return null;
   const k = named ?? rb.findIndex((_, i) => differs(i));
   if (!differs(k)) return null;
   const script = kindOf(after) === 'script';
@@ -286,9 +292,33 @@ function anotherAttemptMoved(before: Item, after: Item): { cause: DimensionCause
     const [b, a] = [rb[k] ?? null, ra[k] ?? null];
     if (b !== null && a !== null) head = `${what}: ${changeSnippet(b, a)}`;
   }
-  const words = (m: Meaning | null): string => (m === null ? 'the same as the baseline' : meaningWords(m, script));
   const cause: DimensionCause = ma === null || ma.value === 'unchecked' ? (script ? 'transcript_changed' : 'reply_changed') : REWORDED.has(ma.value) ? 'reworded' : 'meaning_changed';
-  return { cause, detail: `${head}; the item before: ${words(mb)}; now: ${words(ma)}` };
+  return { cause, detail: `${head}; the item before: ${standingWords(before)}; now: ${standingWords(after)}${oneBaseline ? '' : '; the baseline changed between the runs'}` };
+}
+
+/**
+ * Where an item stood against its own baseline, for anotherAttemptMoved: its meaning's standing
+ * (meaningStanding), else whether its reply (transcript) differed; with one baseline in both runs
+ * and the same reply shown, only the meaning can differ.
+ */
+function itemStanding(item: Item): string {
+  const m = replayed(item)?.meaning ?? null;
+  return m !== null ? meaningStanding(m) : differsFromBaseline(item) ? 'different' : 'none';
+}
+
+/** itemStanding in words: its meaning's, "reply changed" ("transcript changed") with none, or "the same as the baseline". */
+function standingWords(item: Item): string {
+  const d = replayed(item);
+  const m = d?.meaning ?? null;
+  if (m !== null) return meaningWords(m, d !== null && scriptDrift(d));
+  if (!differsFromBaseline(item)) return 'the same as the baseline';
+  return d !== null && scriptDrift(d) ? 'transcript changed' : 'reply changed';
+}
+
+/** Did the item's reply (a script: transcript) differ from its baseline's? */
+function differsFromBaseline(item: Item): boolean {
+  const d = replayed(item);
+  return d !== null && (scriptDrift(d) ? d.transcript === 'different' : d.reply === 'different');
 }
 
 /** Does the item tell the user what its baseline does: the baseline's reply (transcript) itself, or one the same in meaning? */

@@ -357,7 +357,7 @@ export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat
   if (verdict === null || shown.errored) return { ...shown, detail, ...extra };
   const drift = computeDrift(verdict, shown.reply, shown.route, baseline);
   // The baseline's reply shown while an attempt replied otherwise with no meaning (meaning.check off): that attempt, named.
-  const otherwise = drift.reply === 'same' ? unmeasuredAttemptMeaning(fixtureAttemptViews(shown.reply, attempts)) : null;
+  const otherwise = drift.reply === 'same' ? fixtureOtherwise(shown.reply, attempts) : null;
   return { ...shown, verdict, detail, drift: withMeaning(drift, itemMeaning(shown.drift?.meaning, meanings, drift.reply === 'same') ?? otherwise), ...extra };
 }
 
@@ -397,9 +397,24 @@ export function combinePersonaAttempts(records: readonly PersonaRecord[], repeat
   const k = shownIndex(records);
   // An attempt's ending speaks of the baseline's only where the baseline keeps who ended it (endedOtherwise).
   const against = (m: Meaning, at: number): boolean => baseline?.endedBy !== undefined || !(m.by === 'turns' && m.detail === attemptEndingChange(records[at] as PersonaRecord, shown, k + 1));
-  const otherwise = transcript === 'same' ? unmeasuredAttemptMeaning(personaAttemptViews(shown.turns, attempts)) : null;
+  const otherwise = transcript === 'same' ? scriptOtherwise(shown.turns, attempts) : null;
   const meaning = itemMeaning(shown.drift?.meaning, meanings, transcript === 'same', against) ?? endedOtherwise(records, k, baseline) ?? otherwise;
   return { ...shown, verdict, drift: withMeaning({ ...drift, transcript }, meaning), ...extra };
+}
+
+/**
+ * A repeated fixture's meaning when its shown reply is its baseline's and another attempt replied
+ * otherwise with no meaning (`meaning.check: off`; docs/meaning.md, "Repeats"): that attempt, named
+ * (unmeasuredAttemptMeaning); null when none did. What a run stores, and what a record written
+ * before it did is read as (evaluate/older-records.ts).
+ */
+export function fixtureOtherwise(reply: string, attempts: readonly Pick<FixtureAttempt, 'errored' | 'reply' | 'meaning'>[]): Meaning | null {
+  return unmeasuredAttemptMeaning(fixtureAttemptViews(reply, attempts));
+}
+
+/** The same for a repeated script whose shown transcript is its baseline's (personaAttemptViews: compared while its user said the same). */
+export function scriptOtherwise(turns: PersonaRecord['turns'], attempts: readonly Pick<PersonaAttempt, 'errored' | 'turns' | 'meaning' | 'endedBy'>[]): Meaning | null {
+  return unmeasuredAttemptMeaning(personaAttemptViews(turns, attempts));
 }
 
 /**
@@ -411,7 +426,7 @@ export function combinePersonaAttempts(records: readonly PersonaRecord[], repeat
  * while acceptance refuses it for that. Undefined when none did, or the baseline does not say who
  * ended it (accepted before it was kept).
  */
-function endedOtherwise(records: readonly PersonaRecord[], shown: number, baseline: PersonaBaseline | null): Meaning | undefined {
+export function endedOtherwise(records: readonly Pick<PersonaAttempt, 'errored' | 'turns' | 'endedBy'>[], shown: number, baseline: Pick<PersonaBaseline, 'endedBy'> | null): Meaning | undefined {
   const first = records[shown];
   if (first === undefined || baseline?.endedBy === undefined) return undefined;
   for (const [k, r] of records.entries()) {

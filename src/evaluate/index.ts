@@ -18,6 +18,7 @@ export * from './kind.js';
 export * from './latency.js';
 export * from './usage.js';
 export * from './match.js';
+export * from './older-records.js';
 export * from './personas.js';
 export * from './repeat.js';
 export * from './reuse.js';

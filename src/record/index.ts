@@ -16,10 +16,11 @@ import { hideEndpointTokens, sameEndpoint } from '../endpoint.js';
 import { plural, shownJson, terminalLine, thousands } from '../words.js';
 import { MIXED_SELECTION } from '../evaluate/shard.js';
 import { NEW_CONFIG_NAME } from '../suite/config-names.js';
+import { readAsStoredNow } from '../evaluate/index.js';
 
 export { openRecordStream, RecordWriteError, writeRecordFile, type ItemKind, type RecordStream } from './stream.js';
 
-export { runRecordSchema, judgeFingerprintSchema } from './schema.js';
+export { runRecordSchema } from './schema.js';
 
 export class RecordError extends UserError {
   /**
@@ -176,7 +177,39 @@ function recordOf(data: unknown, text: string, file: string): RunRecord {
     labels.set(label.toLowerCase(), { label, path });
   }
   listsAgree(record, file);
-  return record;
+  // Read as a run stores it now where the record holds all it takes; the items it cannot be are said once (olderRecordNote).
+  const now = readAsStoredNow(record);
+  if (now.unsure.length > 0) unsureNotes.set(now.record, { file, labels: now.unsure });
+  return now.record;
+}
+
+/** The note of a record read with items a run now stores otherwise than it can tell (readAsStoredNow's `unsure`), by record. */
+const unsureNotes = new WeakMap<RunRecord, { file: string; labels: readonly string[] }>();
+
+/**
+ * The one line a reader of `record` says (docs/results-json.md, "Records of an older agent-replay"):
+ * which repeated items of it were written before a run stored what it does now of an attempt that
+ * replied otherwise than the one shown, why they read as written, and the fix; null for every other record.
+ * `file`: the file as the reader names it (the path it was read from by default).
+ */
+export function olderRecordNote(record: RunRecord, file?: string): string | null {
+  const unsure = unsureNotes.get(record);
+  return unsure === undefined ? null : unsureWords(file ?? unsure.file, unsure.labels);
+}
+
+/** The most labels the note names; the rest are counted. */
+const NOTE_LABELS = 5;
+
+function unsureWords(file: string, labels: readonly string[]): string {
+  const one = labels.length === 1;
+  const shown = labels.slice(0, NOTE_LABELS).join(', ');
+  const more = labels.length > NOTE_LABELS ? ` and ${thousands(labels.length - NOTE_LABELS)} more` : '';
+  const items = one ? `the repeated item ${shown} shows` : `${thousands(labels.length)} repeated items (${shown}${more}) show`;
+  return (
+    `${terminalLine(file)}: written by an older agent-replay: ${items} the baseline's reply while another attempt replied otherwise, ` +
+    `and the record lacks what a run now keeps of that attempt (its meaning; a script's: who ended its conversation), so ${one ? 'it reads' : 'they read'} as recorded, with no word of that attempt, ` +
+    `and accept refuses ${one ? 'it' : 'them'} (replies vary); run ${one ? 'it' : 'them'} again to see ${one ? 'it' : 'them'} as a run does now (run --only ${labels.join(',')})`
+  );
 }
 
 /**

@@ -8,9 +8,7 @@ import { JUDGE_PROVIDERS, TIERS, type RunRecord } from '../types.js';
 import { LABEL_RE, LABEL_RULE } from '../suite/labels.js';
 import { CONFIG_NAMES } from '../suite/config-names.js';
 import { hideEndpointTokens } from '../endpoint.js';
-import { baselineSchema, judgeFingerprintSchema, panelMemberSchema, personaBaselineSchema, routeSchema, timeSplitSchema, tokenUsageSchema, turnSourceSchema } from '../suite/baselines.js';
-
-export { judgeFingerprintSchema };
+import { baselineSchemas } from '../suite/baselines.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
@@ -40,6 +38,7 @@ function isJson(value: unknown): boolean {
 // `run`, `demo`) does not pay for building these schemas at start-up (docs/performance.md, "What
 // was done"). z.lazy builds them once and then validates exactly as the schema itself.
 function buildRunRecordSchema() {
+  const { baselineSchema, judgeFingerprintSchema, panelMemberSchema, personaBaselineSchema, routeSchema, timeSplitSchema, tokenUsageSchema, turnSourceSchema } = baselineSchemas();
   const labelSchema = z.string().regex(LABEL_RE, `label must be ${LABEL_RULE}`);
   const verdictSchema = z.enum(['pass', 'fail', 'not_evaluated']);
   const driftVerdictSchema = z.enum(['still_passing', 'still_failing', 'newly_passing', 'newly_failing', 'no_baseline', 'not_evaluated']);

@@ -36,6 +36,8 @@ export type AcceptSummary =
   | { kind: 'already'; pr: number; runId: string; acceptedSha: string; headSha?: string; comment?: AcceptSummaryComment }
   /** Refused, or stopped by GitHub: `reason` says why, what state the branch is in and the fix. */
   | { kind: 'refused'; pr: number; reason: string }
+  /** Another label applied than the step's accept-label: `reason` names both, the workflow file when known, and the fix. */
+  | { kind: 'other-label'; pr: number; reason: string }
   /** Another error (said in the log), after the commit or before it. */
   | { kind: 'stopped'; pr: number; committedSha: string | null };
 
@@ -68,6 +70,8 @@ function summaryOf(s: AcceptSummary): string {
     case 'refused':
       // A reason may quote a tampered artifact's schema errors: clipped, so the summary stays far under GitHub's 1 MiB.
       return [heading(s.pr, 'baselines not accepted'), '', escapeInline(clip(capitalized(s.reason), LIMITS.detailBlock)), ''].join('\n');
+    case 'other-label':
+      return [heading(s.pr, 'nothing done'), '', escapeInline(clip(capitalized(s.reason), LIMITS.detailBlock)), ''].join('\n');
     case 'stopped':
       return [
         heading(s.pr, 'stopped'),

@@ -6,7 +6,7 @@
 // markdown reports both use it.
 
 import { isPersona, type Item, type ItemView, type ReportModel, type SectionKey } from './model.js';
-import { attemptNamed, CALL_FAILED_HINT, configFileWords, ERROR_IN_200, error200Hint, JUDGE_CUT_HINT, MEANING_SETTINGS, modelDownHint, modelsAnsweredInRun, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
+import { attemptNamed, CALL_FAILED_HINT, ERROR_IN_200, error200Hint, JUDGE_CUT_HINT, MEANING_SETTINGS, modelDownHint, modelsAnsweredInRun, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
 import { showLookalikes } from './lookalike.js';
 import { FACTS_ONLY_CAUSE, factsOnlyFix } from '../evaluate/meaning/ladder.js';
 import { thousands } from '../words.js';
@@ -188,7 +188,7 @@ export function sharedMeaning(items: readonly Item[], judged: boolean, answered 
       : reached !== null
         ? reached.hint
         : down
-          ? modelDownHint(cause.replace(MEANING_JUDGE_DOWN, ''), MEANING_SETTINGS, answered)
+          ? modelDownHint(cause.replace(MEANING_JUDGE_DOWN, ''), MEANING_SETTINGS, answered, file)
           : MEANING_JUDGE_CUT.test(cause)
             ? MEANING_JUDGE_CUT_FIX
             : MEANING_JUDGE_ASKED.test(cause) && cause.includes(`: ${ERROR_IN_200}: `)
@@ -199,7 +199,7 @@ export function sharedMeaning(items: readonly Item[], judged: boolean, answered 
               ? CALL_FAILED_HINT
               : null;
   // meaning.check off: the user's choice, said as it is; nothing to fix.
-  return { cause: showLookalikes(reached?.what ?? cause), heads, of: items.length, fix: off ? meaningOffWords(file) : fix === null ? null : configFileWords(fix, file) };
+  return { cause: showLookalikes(reached?.what ?? cause), heads, of: items.length, fix: off ? meaningOffWords(file) : fix };
 }
 
 /** The item's unchecked meaning as its line says it, head and cause (uncheckedParts); null when it has none. */

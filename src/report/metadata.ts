@@ -18,6 +18,7 @@
 import * as z from 'zod';
 import { FAIL_ON_CONDITIONS } from '../types.js';
 import { clip } from './escape.js';
+import { onFirstUse } from '../patterns.js';
 import type { GateView } from './model.js';
 
 export interface CommentMetadata {
@@ -68,24 +69,27 @@ const GATE_LABEL_CHARS = 100;
 /** Room for all the labels kept, escaped, shared by the conditions: past its share, a condition names fewer ("+3 more" counts the rest). */
 const GATE_LABELS_ROOM = 2000;
 
-const gateSchema = z
-  .object({
-    failed: z.literal(true),
-    offenders: z
-      .array(
-        z
-          .object({
-            condition: z.enum(FAIL_ON_CONDITIONS.filter((c) => c !== 'none') as [string, ...string[]]),
-            labels: z.array(z.string().min(1).max(GATE_LABEL_CHARS)).max(GATE_LABELS),
-            fixtures: z.number().int().nonnegative().max(1e9),
-            scripts: z.number().int().nonnegative().max(1e9),
-          })
-          .strict()
-          .refine((o) => o.labels.length <= o.fixtures + o.scripts),
-      )
-      .max(FAIL_ON_CONDITIONS.length),
-  })
-  .strict();
+/** The stored gate's shape, built on first use: only a comment's meta line reads or writes it (onFirstUse). */
+const gateSchema = onFirstUse(() =>
+  z
+    .object({
+      failed: z.literal(true),
+      offenders: z
+        .array(
+          z
+            .object({
+              condition: z.enum(FAIL_ON_CONDITIONS.filter((c) => c !== 'none') as [string, ...string[]]),
+              labels: z.array(z.string().min(1).max(GATE_LABEL_CHARS)).max(GATE_LABELS),
+              fixtures: z.number().int().nonnegative().max(1e9),
+              scripts: z.number().int().nonnegative().max(1e9),
+            })
+            .strict()
+            .refine((o) => o.labels.length <= o.fixtures + o.scripts),
+        )
+        .max(FAIL_ON_CONDITIONS.length),
+    })
+    .strict(),
+);
 
 /** JSON that cannot end or break the HTML comment it sits in, whatever its strings hold. */
 function inertJson(value: unknown): string {
@@ -110,7 +114,7 @@ function storedGate(gate: GateView | null | undefined): GateView | null {
     return { condition: o.condition, labels, fixtures: o.fixtures, scripts: o.scripts };
   });
   const stored = { failed: true, offenders };
-  return gateSchema.safeParse(stored).success ? stored : null;
+  return gateSchema().safeParse(stored).success ? stored : null;
 }
 
 export function metaLine(meta: { headSha: string | null; runId: string | null; artifactName: string | null; acceptedSha?: string | null; gate?: GateView | null }): string {
@@ -167,6 +171,6 @@ export function parseCommentMetadata(body: string): CommentMetadata | null {
   const acceptedSha = field('acceptedSha', SHA_RE);
   if (headSha === undefined || runId === undefined || artifactName === undefined || acceptedSha === undefined) return null;
   // A gate not in the shape written is left out: the comment then says no gate, as an older one.
-  const gate = gateSchema.safeParse(record.gate);
+  const gate = gateSchema().safeParse(record.gate);
   return { marker, headSha, runId, artifactName, ...(acceptedSha !== null ? { acceptedSha } : {}), ...(gate.success ? { gate: gate.data as GateView } : {}) };
 }

@@ -8,43 +8,9 @@ import { documentSource, type Position, type SourceFile } from './yaml/index.js'
 import { isValidLabel, LABEL_RULE } from './labels.js';
 import { shownJson, shownShellWord } from '../words.js';
 import { namedRecord } from './named-record.js';
+import { onFirstUse } from '../patterns.js';
 import { hideEndpointTokens } from '../endpoint.js';
 import { controlCharacterError, cutShortAt, deepJsonOffset, jsonErrorOffset, jsonErrorWords, lineColumnAt, MAX_JSON_DEPTH, trailingCommaError } from './json-depth.js';
-
-export const routeSchema = z.strictObject({ conversation: z.string(), stage: z.string() });
-
-/** What judged an item (docs/fixtures.md#judge-reuse; shared with results.json, which imports it from here). */
-export const judgeFingerprintSchema = z.strictObject({
-  model: z.string().nullable(),
-  // Added within schema version 1: where the judge was asked; absent in older records and baselines.
-  // One written before tokens in a path were hidden is read as it is written now (docs/security.md, "Secrets").
-  endpoint: z.string().transform(hideEndpointTokens).optional(),
-  promptVersion: z.string(),
-  criteria: z.array(z.strictObject({ criterion: z.string(), threshold: z.number().min(0).max(1) })),
-});
-
-/**
- * Judge reuse (docs/fixtures.md#judge-reuse): the judge's result kept with an accepted reply. A score outside 0..1 or a
- * fingerprint of any other shape is refused like any other malformed baseline, with file and line.
- */
-/** A panel member's answer (docs/judges.md, "Panels"): a score and rationale, or the reason it gave none. */
-export const panelMemberSchema = z.strictObject({
-  label: z.string(),
-  score: z.number().min(0).max(1).nullable(),
-  rationale: z.string().nullable(),
-  reason: z.string().nullable(),
-});
-
-const baselineJudgeSchema = z.strictObject({
-  score: z.number().min(0).max(1),
-  rationale: z.string(),
-  fingerprint: judgeFingerprintSchema,
-  // A panel's result: every member's answer (absent for a single judge).
-  members: z.array(panelMemberSchema).optional(),
-});
-
-/** Tokens reported (docs/latency.md, "Usage"); shared with results.json, which imports it from here. */
-export const tokenUsageSchema = z.strictObject({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() });
 
 /**
  * The most attempts a baseline (or a results file's item) may hold: acceptance writes at most
@@ -54,99 +20,154 @@ export const tokenUsageSchema = z.strictObject({ inputTokens: z.number().int().n
 export const MAX_BASELINE_ATTEMPTS = 1000;
 
 /**
- * A repeated item's attempts (docs/statistics.md); shared with results.json, which imports it from here. That passed is
- * at most total, and agrees with the verdict, is checked after parsing (checkBaselineFile), with the file and line.
+ * The baseline schemas, built on first use and the same objects on every call after, not when the
+ * module loads: a run without baselines reads none, and a CLI start should not pay for building them
+ * (docs/performance.md, "2026-12-07 (small hours): the session's figures"). results.json's schema
+ * (src/record/schema.ts) takes its shared parts from here.
  */
-export const baselineAttemptsSchema = z.strictObject({ passed: z.number().int().nonnegative(), total: z.number().int().min(1).max(MAX_BASELINE_ATTEMPTS) });
+export const baselineSchemas = onFirstUse(() => {
+  const routeSchema = z.strictObject({ conversation: z.string(), stage: z.string() });
 
-/**
- * Replies a maintainer accepted as meaning the same as the baseline reply (docs/meaning.md, "Variants"); results.json
- * reads baselines through these schemas too. Acceptance writes at most MAX_VARIANTS; a longer list was edited by hand
- * and is refused at its line after parsing (tooManyVariants), with a message that says how many.
- */
-const variantsSchema = z.array(z.string());
+  /** What judged an item (docs/fixtures.md#judge-reuse; shared with results.json, which imports it from here). */
+  const judgeFingerprintSchema = z.strictObject({
+    model: z.string().nullable(),
+    // Added within schema version 1: where the judge was asked; absent in older records and baselines.
+    // One written before tokens in a path were hidden is read as it is written now (docs/security.md, "Secrets").
+    endpoint: z.string().transform(hideEndpointTokens).optional(),
+    promptVersion: z.string(),
+    criteria: z.array(z.strictObject({ criterion: z.string(), threshold: z.number().min(0).max(1) })),
+  });
 
-/** A turn's time split from traces (docs/traces.md, "Time"). */
-export const timeSplitSchema = z.strictObject({
-  modelMs: z.number().nonnegative(),
-  toolMs: z.number().nonnegative(),
-  otherMs: z.number().nonnegative(),
-  // By the agent's tool names, `__proto__` kept (named-record.ts).
-  tools: namedRecord(z.number().nonnegative()).optional(),
-});
+  /**
+   * Judge reuse (docs/fixtures.md#judge-reuse): the judge's result kept with an accepted reply. A score outside 0..1 or a
+   * fingerprint of any other shape is refused like any other malformed baseline, with file and line.
+   */
+  /** A panel member's answer (docs/judges.md, "Panels"): a score and rationale, or the reason it gave none. */
+  const panelMemberSchema = z.strictObject({
+    label: z.string(),
+    score: z.number().min(0).max(1).nullable(),
+    rationale: z.string().nullable(),
+    reason: z.string().nullable(),
+  });
 
-export const baselineSchema = z.strictObject({
-  label: z.string(),
-  // Added within schema version 1 (docs/meaning.md, "An edited fixture"): what the reply answered; absent in older baselines.
-  message: z.string().optional(),
-  persona: z.string().optional(),
-  reply: z.string(),
-  // Added within schema version 1 (docs/meaning.md, "Variants"): absent when there are none, and in older baselines.
-  variants: variantsSchema.optional(),
-  route: routeSchema.nullable(),
-  verdict: z.enum(['pass', 'fail']),
-  // Added within schema version 1 (docs/statistics.md): absent for an item accepted from one attempt, and in older baselines.
-  attempts: baselineAttemptsSchema.optional(),
-  // Added within schema version 1: baselines accepted before it have none.
-  judge: baselineJudgeSchema.optional(),
-  // Added within schema version 1 (docs/latency.md): the accepted item's latency.
-  latencyMs: z.number().nonnegative().nullable().optional(),
-  // Added within schema version 1 (docs/latency.md, "Usage"): absent in older baselines.
-  usage: tokenUsageSchema.nullable().optional(),
-  // Added within schema version 1 (docs/traces.md, "Time"): absent without spans and in older baselines.
-  time: timeSplitSchema.nullable().optional(),
-  acceptedAt: z.string(),
-  commit: z.string().nullable(),
-});
+  const baselineJudgeSchema = z.strictObject({
+    score: z.number().min(0).max(1),
+    rationale: z.string(),
+    fingerprint: judgeFingerprintSchema,
+    // A panel's result: every member's answer (absent for a single judge).
+    members: z.array(panelMemberSchema).optional(),
+  });
 
-/** Who wrote a simulated script's user message (docs/personas.md, "Simulated users"). */
-export const turnSourceSchema = z.enum(['script', 'baseline', 'simulator']);
+  /** Tokens reported (docs/latency.md, "Usage"); shared with results.json, which imports it from here. */
+  const tokenUsageSchema = z.strictObject({ inputTokens: z.number().int().nonnegative(), outputTokens: z.number().int().nonnegative() });
 
-/** A persona script's baseline (docs/personas.md#baselines-and-drift): the same file place, told apart by `kind`. */
-export const personaBaselineSchema = z.strictObject({
-  label: z.string(),
-  kind: z.literal('persona'),
-  transcript: z.array(
-    z.strictObject({
-      message: z.string().nullable(),
-      reply: z.string(),
-      // Added within schema version 1 (docs/meaning.md, "Variants"): this turn's; absent when none, and in older baselines.
-      variants: variantsSchema.optional(),
-      route: routeSchema.nullable(),
-      source: turnSourceSchema.optional(),
-      // Added within schema version 1 (docs/traces.md, "Time"): this turn's; absent without spans.
-      time: timeSplitSchema.nullable().optional(),
-    }),
-  ),
-  // Scripted follow-ups only: who ended the accepted conversation: the agent, the agent on the script's last message, or the script.
-  // Added within schema version 1 (docs/personas.md, "Baselines and drift"): absent in older baselines.
-  endedBy: z.enum(['agent', 'both', 'script']).optional(),
-  // Simulated scripts only: the simulator's done reason when it ended the accepted conversation.
-  // Added within schema version 1 (docs/simulated-users.md): goal, instructions and persona, absent in older baselines.
-  simulation: z.strictObject({ doneReason: z.string().nullable(), goal: z.string().optional(), instructions: z.string().nullable().optional(), persona: z.string().nullable().optional() }).optional(),
-  visited: z.array(z.string()),
-  outcome: z.string().nullable(),
-  verdict: z.enum(['pass', 'fail']),
-  // Added within schema version 1 (docs/statistics.md): absent for a script accepted from one attempt, and in older baselines.
-  attempts: baselineAttemptsSchema.optional(),
-  // Added within schema version 1: persona baselines accepted before it have none.
-  judge: z
-    .strictObject({
-      model: z.string().nullable(),
-      // Added within schema version 1: where the judge was asked; absent in older baselines (read as judgeFingerprintSchema's).
-      endpoint: z.string().transform(hideEndpointTokens).optional(),
-      promptVersion: z.string(),
-      transcriptHash: z.string(),
-      criteria: z.array(
-        z.strictObject({ criterion: z.string(), threshold: z.number().min(0).max(1), score: z.number().min(0).max(1), rationale: z.string(), members: z.array(panelMemberSchema).optional() }),
-      ),
-    })
-    .optional(),
-  latencyMs: z.number().nonnegative().nullable().optional(),
-  // Added within schema version 1 (docs/latency.md, "Usage"): absent in older baselines.
-  usage: tokenUsageSchema.nullable().optional(),
-  acceptedAt: z.string(),
-  commit: z.string().nullable(),
+  /**
+   * A repeated item's attempts (docs/statistics.md); shared with results.json, which imports it from here. That passed is
+   * at most total, and agrees with the verdict, is checked after parsing (checkBaselineFile), with the file and line.
+   */
+  const baselineAttemptsSchema = z.strictObject({ passed: z.number().int().nonnegative(), total: z.number().int().min(1).max(MAX_BASELINE_ATTEMPTS) });
+
+  /**
+   * Replies a maintainer accepted as meaning the same as the baseline reply (docs/meaning.md, "Variants"); results.json
+   * reads baselines through these schemas too. Acceptance writes at most MAX_VARIANTS; a longer list was edited by hand
+   * and is refused at its line after parsing (tooManyVariants), with a message that says how many.
+   */
+  const variantsSchema = z.array(z.string());
+
+  /** A turn's time split from traces (docs/traces.md, "Time"). */
+  const timeSplitSchema = z.strictObject({
+    modelMs: z.number().nonnegative(),
+    toolMs: z.number().nonnegative(),
+    otherMs: z.number().nonnegative(),
+    // By the agent's tool names, `__proto__` kept (named-record.ts).
+    tools: namedRecord(z.number().nonnegative()).optional(),
+  });
+
+  const baselineSchema = z.strictObject({
+    label: z.string(),
+    // Added within schema version 1 (docs/meaning.md, "An edited fixture"): what the reply answered; absent in older baselines.
+    message: z.string().optional(),
+    persona: z.string().optional(),
+    reply: z.string(),
+    // Added within schema version 1 (docs/meaning.md, "Variants"): absent when there are none, and in older baselines.
+    variants: variantsSchema.optional(),
+    route: routeSchema.nullable(),
+    verdict: z.enum(['pass', 'fail']),
+    // Added within schema version 1 (docs/statistics.md): absent for an item accepted from one attempt, and in older baselines.
+    attempts: baselineAttemptsSchema.optional(),
+    // Added within schema version 1: baselines accepted before it have none.
+    judge: baselineJudgeSchema.optional(),
+    // Added within schema version 1 (docs/latency.md): the accepted item's latency.
+    latencyMs: z.number().nonnegative().nullable().optional(),
+    // Added within schema version 1 (docs/latency.md, "Usage"): absent in older baselines.
+    usage: tokenUsageSchema.nullable().optional(),
+    // Added within schema version 1 (docs/traces.md, "Time"): absent without spans and in older baselines.
+    time: timeSplitSchema.nullable().optional(),
+    acceptedAt: z.string(),
+    commit: z.string().nullable(),
+  });
+
+  /** Who wrote a simulated script's user message (docs/personas.md, "Simulated users"). */
+  const turnSourceSchema = z.enum(['script', 'baseline', 'simulator']);
+
+  /** A persona script's baseline (docs/personas.md#baselines-and-drift): the same file place, told apart by `kind`. */
+  const personaBaselineSchema = z.strictObject({
+    label: z.string(),
+    kind: z.literal('persona'),
+    transcript: z.array(
+      z.strictObject({
+        message: z.string().nullable(),
+        reply: z.string(),
+        // Added within schema version 1 (docs/meaning.md, "Variants"): this turn's; absent when none, and in older baselines.
+        variants: variantsSchema.optional(),
+        route: routeSchema.nullable(),
+        source: turnSourceSchema.optional(),
+        // Added within schema version 1 (docs/traces.md, "Time"): this turn's; absent without spans.
+        time: timeSplitSchema.nullable().optional(),
+      }),
+    ),
+    // Scripted follow-ups only: who ended the accepted conversation: the agent, the agent on the script's last message, or the script.
+    // Added within schema version 1 (docs/personas.md, "Baselines and drift"): absent in older baselines.
+    endedBy: z.enum(['agent', 'both', 'script']).optional(),
+    // Simulated scripts only: the simulator's done reason when it ended the accepted conversation.
+    // Added within schema version 1 (docs/simulated-users.md): goal, instructions and persona, absent in older baselines.
+    simulation: z.strictObject({ doneReason: z.string().nullable(), goal: z.string().optional(), instructions: z.string().nullable().optional(), persona: z.string().nullable().optional() }).optional(),
+    visited: z.array(z.string()),
+    outcome: z.string().nullable(),
+    verdict: z.enum(['pass', 'fail']),
+    // Added within schema version 1 (docs/statistics.md): absent for a script accepted from one attempt, and in older baselines.
+    attempts: baselineAttemptsSchema.optional(),
+    // Added within schema version 1: persona baselines accepted before it have none.
+    judge: z
+      .strictObject({
+        model: z.string().nullable(),
+        // Added within schema version 1: where the judge was asked; absent in older baselines (read as judgeFingerprintSchema's).
+        endpoint: z.string().transform(hideEndpointTokens).optional(),
+        promptVersion: z.string(),
+        transcriptHash: z.string(),
+        criteria: z.array(
+          z.strictObject({ criterion: z.string(), threshold: z.number().min(0).max(1), score: z.number().min(0).max(1), rationale: z.string(), members: z.array(panelMemberSchema).optional() }),
+        ),
+      })
+      .optional(),
+    latencyMs: z.number().nonnegative().nullable().optional(),
+    // Added within schema version 1 (docs/latency.md, "Usage"): absent in older baselines.
+    usage: tokenUsageSchema.nullable().optional(),
+    acceptedAt: z.string(),
+    commit: z.string().nullable(),
+  });
+
+  return {
+    routeSchema,
+    judgeFingerprintSchema,
+    panelMemberSchema,
+    tokenUsageSchema,
+    baselineAttemptsSchema,
+    timeSplitSchema,
+    baselineSchema,
+    turnSourceSchema,
+    personaBaselineSchema,
+  };
 });
 
 /** Stable key order, 2-space JSON, trailing newline: diffs of an acceptance stay readable. */
@@ -370,6 +391,7 @@ export function checkBaselineFile(file: string, fileLabel: string, written: stri
   // misspelt `kind` (`knid: "persona"`) still says so: read as a fixture's, the one misspelling
   // would also be every persona key unknown and reply and route missing.
   const isPersona = data !== null && typeof data === 'object' && !Array.isArray(data) && saysPersona(data as Record<string, unknown>);
+  const { baselineSchema, personaBaselineSchema } = baselineSchemas();
   const schema: typeof baselineSchema | typeof personaBaselineSchema = isPersona ? personaBaselineSchema : baselineSchema;
   const parsed = schema.safeParse(data);
   if (!parsed.success) {
@@ -529,6 +551,6 @@ function jsonErrorPosition(src: SourceFile, message: string, text: string): Posi
 /** `kind: "persona"`, or a key that stands for `kind` (the one "did you mean" names) with that value. */
 function saysPersona(data: Record<string, unknown>): boolean {
   if ('kind' in data) return data.kind === 'persona';
-  const allowed = Object.keys(personaBaselineSchema.shape);
+  const allowed = Object.keys(baselineSchemas().personaBaselineSchema.shape);
   return Object.entries(data).some(([key, value]) => value === 'persona' && !allowed.includes(key) && suggest(key, allowed) === 'kind');
 }

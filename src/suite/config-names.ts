@@ -7,3 +7,6 @@ export const CONFIG_NAMES: readonly string[] = ['config.yml', 'config.yaml'];
 
 /** The name a message gives the config file when the suite has none: the one to create. */
 export const NEW_CONFIG_NAME = CONFIG_NAMES[0] as string;
+
+/** The file as a text read before any suite is (the CLI's help) names it: either name. */
+export const EITHER_CONFIG_NAME = `${CONFIG_NAMES[0] as string} (or ${CONFIG_NAMES[1] as string})`;

@@ -13,6 +13,7 @@ import { toExpectation, toolExpectationSchema } from './tools.js';
 import { regexCompileAdvice, regexMeaningNote, regexSlashesNote } from './regex-advice.js';
 import { docsUrl } from '../version.js';
 import { shownJson } from '../words.js';
+import { onFirstUse } from '../patterns.js';
 
 const ASSERTION_KINDS = ['contains', 'regex', 'judge', 'maxLatencyMs', 'toolCalled', 'toolNotCalled'] as const;
 export const DEFAULT_THRESHOLD = 0.7;
@@ -22,20 +23,6 @@ export const THRESHOLD_FIX = `use ${THRESHOLD_RANGE.words}, e.g. threshold: ${St
 export const REGEX_FLAGS = 'dgimsuyv';
 /** A latency budget (maxLatencyMs), checked after the schema: `maxLatencyMs: 2,5` is not told `maxLatencyMs: 2.5`. */
 const MAX_LATENCY_RANGE: NumberRange = { min: 1, max: Number.MAX_SAFE_INTEGER, whole: true, words: 'a whole number of milliseconds above 0', example: 2000 };
-
-const assertionSchema = z.strictObject({
-  contains: z.string().optional(),
-  regex: z.string().optional(),
-  flags: z.string().optional(),
-  judge: z.string().optional(),
-  threshold: rangeCheckedAfter(z.number(), THRESHOLD_RANGE).optional(),
-  maxLatencyMs: rangeCheckedAfter(z.number(), MAX_LATENCY_RANGE).optional(),
-  // One call each (docs/traces.md, "Fixtures"): {tool, input?, match?}, as a script's expect entries.
-  // A list is let through here and refused by checkAssertion, whose message says how to check several
-  // calls; another value is told it must be a mapping, not "a mapping or a list" (REFUSED_AFTER).
-  toolCalled: z.union([toolExpectationSchema, z.array(z.unknown(), { error: REFUSED_AFTER })]).optional(),
-  toolNotCalled: z.union([toolExpectationSchema, z.array(z.unknown(), { error: REFUSED_AFTER })]).optional(),
-});
 
 /**
  * The checks a fixture's list of tool calls stands for, one per call, as written (`{ toolCalled: {
@@ -48,17 +35,42 @@ function listedCalls(kind: string, value: readonly unknown[]): string {
   return (tools as Record<string, unknown>[]).map(({ tool, ...rest }) => flowYaml({ [kind]: { tool, ...rest } })).join(', ');
 }
 
-export const fixtureSchema = z.strictObject({
-  label: z.string(),
-  message: z.string(),
-  persona: z.string().nullable().optional(),
-  assert: z.union([assertionSchema, z.array(assertionSchema)]).nullable().optional(),
-  repeat: repeatSchema.nullable().optional(),
+/**
+ * The fixture schemas, built on first use: the common fixture is checked without them
+ * (isPlainFixture), and a start should not pay for building them (docs/performance.md, "2026-12-07
+ * (small hours): the session's figures").
+ */
+export const fixtureSchemas = onFirstUse(() => {
+  const assertionSchema = z.strictObject({
+    contains: z.string().optional(),
+    regex: z.string().optional(),
+    flags: z.string().optional(),
+    judge: z.string().optional(),
+    threshold: rangeCheckedAfter(z.number(), THRESHOLD_RANGE).optional(),
+    maxLatencyMs: rangeCheckedAfter(z.number(), MAX_LATENCY_RANGE).optional(),
+    // One call each (docs/traces.md, "Fixtures"): {tool, input?, match?}, as a script's expect entries.
+    // A list is let through here and refused by checkAssertion, whose message says how to check several
+    // calls; another value is told it must be a mapping, not "a mapping or a list" (REFUSED_AFTER).
+    toolCalled: z.union([toolExpectationSchema, z.array(z.unknown(), { error: REFUSED_AFTER })]).optional(),
+    toolNotCalled: z.union([toolExpectationSchema, z.array(z.unknown(), { error: REFUSED_AFTER })]).optional(),
+  });
+
+  const fixtureSchema = z.strictObject({
+    label: z.string(),
+    message: z.string(),
+    persona: z.string().nullable().optional(),
+    assert: z.union([assertionSchema, z.array(assertionSchema)]).nullable().optional(),
+    repeat: repeatSchema.nullable().optional(),
+  });
+
+  return { assertionSchema, fixtureSchema };
 });
+
+type FixtureSchemas = ReturnType<typeof fixtureSchemas>;
 
 const FIXTURE_FILE = itemFileRule({
   key: 'fixtures',
-  item: { noun: 'fixture', keys: Object.keys(fixtureSchema.shape) },
+  item: { noun: 'fixture', keys: () => Object.keys(fixtureSchemas().fixtureSchema.shape) },
   emptyFile: { message: 'the file is empty: it defines no fixture', fix: 'add a fixture (label: ..., message: ...) or delete the file' },
   emptyList: {
     message: 'fixtures is an empty list: the file defines no fixture',
@@ -143,11 +155,11 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
 
   // The common fixture (label, message, perhaps a persona and one text or number assertion) is
   // checked without the schema, which it is certain to pass (isPlainFixture); the schema reads the rest.
-  const parsed = isPlainFixture(raw) ? ({ success: true, data: raw as z.infer<typeof fixtureSchema> } as const) : fixtureSchema.safeParse(raw);
+  const parsed = isPlainFixture(raw) ? ({ success: true, data: raw as z.infer<FixtureSchemas['fixtureSchema']> } as const) : fixtureSchemas().fixtureSchema.safeParse(raw);
   if (!parsed.success) {
     // A file read as one fixture may be a misspelt list (`fixture:` for `fixtures:`).
     const suggestAlso = path.length === 0 ? ['fixtures'] : undefined;
-    const issues = translateZodIssues({ src, schema: fixtureSchema, data: raw, base: path, prefix: prefix(), suggestAlso }, parsed.error.issues);
+    const issues = translateZodIssues({ src, schema: fixtureSchemas().fixtureSchema, data: raw, base: path, prefix: prefix(), suggestAlso }, parsed.error.issues);
     const assertAt = typeof raw.assert === 'string' ? src.valueAt([...path, 'assert']) : null;
     for (const issue of issues) {
       // `assert: contains 30 days`: a check written as text; the fix writes it as the mapping it
@@ -266,7 +278,7 @@ function checkAssertion(
 
   if (kinds.length === 0) {
     // An unknown key (`equals: ...`) was already reported by the schema, with the allowed keys.
-    const unknownKeys = Object.keys(a).some((k) => !Object.hasOwn(assertionSchema.shape, k));
+    const unknownKeys = Object.keys(a).some((k) => !Object.hasOwn(fixtureSchemas().assertionSchema.shape, k));
     if (!unknownKeys) {
       err(
         null,

@@ -13,7 +13,7 @@ import { makeRedactor, rememberSecrets } from '../secrets.js';
 import { urlCredentialSecrets } from './url-credentials.js';
 import type { Baseline, Fixture, PersonaBaseline, PersonaScript, RemovedBaseline } from '../types.js';
 import { checkBaselineFile } from './baselines.js';
-import { CONFIG_NAMES, NEW_CONFIG_NAME } from './config-names.js';
+import { CONFIG_NAMES, EITHER_CONFIG_NAME, NEW_CONFIG_NAME } from './config-names.js';
 import { resolveConfigFile, soundSections, writtenSecretsInText } from './config-file.js';
 import { containsPlaceholder } from './config/agent.js';
 import { issueMaker, type IssueAt } from './config/shared.js';
@@ -30,7 +30,7 @@ import { judgeAssertionOf } from '../assertions/list.js';
 import { suiteAboveIssue } from './suite-above.js';
 import { shownJson, shownShellWord, thousands } from '../words.js';
 
-export { baselineSchema, personaBaselineSchema, routeSchema, serializeBaseline, serializePersonaBaseline } from './baselines.js';
+export { baselineSchemas, serializeBaseline, serializePersonaBaseline } from './baselines.js';
 export { AGENT_PRESETS } from './config/agent.js';
 export { formatIssue, issueCount, type ConfigIssue } from './issues.js';
 export { baselinePath, isValidLabel, LABEL_RE, LABEL_RULE } from './labels.js';
@@ -269,7 +269,7 @@ function notAFolderIssue(paths: SuitePaths, shown: string): ConfigIssue | null {
     line: null,
     column: null,
     // The file is named before the message (file: shown): said once.
-    message: `a file, not a folder: --dir (the dir input in the Action) takes the suite folder, the one that holds config.yml and fixtures/`,
+    message: `a file, not a folder: --dir (the dir input in the Action) takes the suite folder, the one that holds ${EITHER_CONFIG_NAME} and fixtures/`,
     fix:
       above === undefined
         ? 'point --dir (the dir input) at the suite folder (default .agent-replay); none yet? npx agent-replay init writes one'

@@ -6,6 +6,7 @@ import * as z from 'zod';
 import { describeValue, lineOf, meantKey, quote, translateZodIssues, type ConfigIssue } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import { isSplitNumberMessage, splitNumberAt, splitWritesKeyTwice } from './yaml/split-number.js';
+import { onFirstUse } from '../patterns.js';
 
 export interface ItemFileRule {
   /** The key of the list form (`fixtures`). */
@@ -14,14 +15,14 @@ export interface ItemFileRule {
   emptyList: { message: string; fix: string };
   /** The error when the file holds neither an item nor a list; `found` is what it holds, in words. */
   neither: (found: string) => { message: string; fix: string };
-  /** `{key: [...]}`, nothing else. */
-  listSchema: z.ZodType;
+  /** `{key: [...]}`, nothing else; built on first use, as the item's keys are (a start should not build schemas it may not need: onFirstUse). */
+  listSchema: () => z.ZodType;
   /** What the file holds as one item, and the keys it takes then (`fixture`: label, message, ...). */
-  item: { noun: string; keys: readonly string[] };
+  item: { noun: string; keys: () => readonly string[] };
 }
 
 export function itemFileRule(rule: Omit<ItemFileRule, 'listSchema'>): ItemFileRule {
-  return { ...rule, listSchema: z.strictObject({ [rule.key]: z.array(z.unknown()) }) };
+  return { ...rule, listSchema: onFirstUse(() => z.strictObject({ [rule.key]: z.array(z.unknown()) })) };
 }
 
 /** What checking one fixture or persona file found besides its items. */
@@ -57,9 +58,9 @@ export function itemsOfFile(src: SourceFile, data: unknown, rule: ItemFileRule, 
   }
   if (typeof data === 'object' && rule.key in data) {
     // `fixtures:` over a list and no other key, which the schema is certain to pass: not parsed.
-    const parsed = isListOnly(data as Record<string, unknown>, rule.key) ? null : rule.listSchema.safeParse(data);
+    const parsed = isListOnly(data as Record<string, unknown>, rule.key) ? null : rule.listSchema().safeParse(data);
     if (parsed !== null && !parsed.success) {
-      out.errors.push(...translateZodIssues({ src, schema: rule.listSchema, data, base: [] }, parsed.error.issues));
+      out.errors.push(...translateZodIssues({ src, schema: rule.listSchema(), data, base: [] }, parsed.error.issues));
       if (!Array.isArray((data as Record<string, unknown>)[rule.key])) return [];
     }
     const list = ((data as Record<string, unknown[]>)[rule.key] ?? []).map((d, i) => ({ data: d, path: [rule.key, i] }));
@@ -71,10 +72,10 @@ export function itemsOfFile(src: SourceFile, data: unknown, rule: ItemFileRule, 
     // `fixture:` over a list: the list form misspelt, said once at its key (not also as a fixture
     // missing its label and message), and its items are checked as the list's.
     // The keys it names are both forms': a file of one item takes that item's keys at the top.
-    const parsed = rule.listSchema.safeParse(data);
-    const said = parsed.success ? [] : translateZodIssues({ src, schema: rule.listSchema, data, base: [] }, parsed.error.issues);
+    const parsed = rule.listSchema().safeParse(data);
+    const said = parsed.success ? [] : translateZodIssues({ src, schema: rule.listSchema(), data, base: [] }, parsed.error.issues);
     const mine = `unknown key ${quote(misspelt)} `;
-    out.errors.push(...said.map((i) => (i.message.startsWith(mine) ? { ...i, message: `${mine}at the top level; allowed keys: ${rule.key}, over a list; or, in a file of one ${rule.item.noun}, ${rule.item.keys.join(', ')}` } : i)));
+    out.errors.push(...said.map((i) => (i.message.startsWith(mine) ? { ...i, message: `${mine}at the top level; allowed keys: ${rule.key}, over a list; or, in a file of one ${rule.item.noun}, ${rule.item.keys().join(', ')}` } : i)));
     return (data as Record<string, unknown[]>)[misspelt]!.map((d, i) => ({ data: d, path: [misspelt, i] }));
   }
   if (typeof data === 'object') return [{ data, path: [] }];

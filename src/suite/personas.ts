@@ -12,57 +12,70 @@ import { itemFileRule, itemsOfFile, soundItemsOfFile, splitNumbersOfOneItem, typ
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
 import { COMPILE_FIX, inlineFlagsFix, regexSlashesNote } from './regex-advice.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
+import { onFirstUse } from '../patterns.js';
 import { isSplitNumberMessage, splitNumberAs, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './yaml/split-number.js';
 
 const DEFAULT_MAX_TURNS = 20;
 /** The most message turns a simulated user may take (`user.maxTurns`). */
 const MAX_SIMULATED_TURNS = 20;
 
-const mockSchema = z.strictObject({ tool: z.string().min(1), input: jsonValue.optional(), match: matchMode.optional(), output: jsonValue.optional() });
-
 const TURN_RULE = 'must be a turn number (0 is the welcome turn), last, or any';
-const replyTurn = z.custom<ReplyTurn>((v) => (typeof v === 'number' && Number.isInteger(v) && v >= 0) || v === 'last' || v === 'any', { error: TURN_RULE });
-const replyExpectationSchema = z.strictObject({ contains: z.string().optional(), regex: z.string().optional(), flags: z.string().optional(), turn: replyTurn.optional() });
-
-const expectSchema = z.strictObject({
-  conversations: z.array(z.string().min(1)).nullable().optional(),
-  terminal: z.enum(['finish', 'handoff', 'switch']).nullable().optional(),
-  toolCalled: z.array(toolExpectationSchema).nullable().optional(),
-  toolNotCalled: z.array(toolExpectationSchema).nullable().optional(),
-  criteria: z.array(z.string().min(1)).nullable().optional(),
-  reply: z.array(replyExpectationSchema).nullable().optional(),
-  // A budget in whole milliseconds for every message turn (docs/latency.md).
-  maxTurnLatencyMs: z.number().int().min(1).nullable().optional(),
-});
-
 const SIMULATED_TURNS_RULE = `must be a whole number of message turns from 1 to ${MAX_SIMULATED_TURNS}`;
-// A simulated user (docs/personas.md, "Simulated users"): a model plays the user towards the goal.
-const userSchema = z.strictObject({
-  goal: z.string(),
-  instructions: z.string().nullable().optional(),
-  maxTurns: z.number({ error: SIMULATED_TURNS_RULE }).int({ error: SIMULATED_TURNS_RULE }).min(1, { error: SIMULATED_TURNS_RULE }).max(MAX_SIMULATED_TURNS, { error: SIMULATED_TURNS_RULE }),
+
+/**
+ * The script schemas, built on first use: a suite without persona files never reads them, and a
+ * start should not pay for building them (docs/performance.md, "2026-12-07 (small hours): the
+ * session's figures").
+ */
+const personaSchemas = onFirstUse(() => {
+  const mockSchema = z.strictObject({ tool: z.string().min(1), input: jsonValue.optional(), match: matchMode.optional(), output: jsonValue.optional() });
+
+  const replyTurn = z.custom<ReplyTurn>((v) => (typeof v === 'number' && Number.isInteger(v) && v >= 0) || v === 'last' || v === 'any', { error: TURN_RULE });
+  const replyExpectationSchema = z.strictObject({ contains: z.string().optional(), regex: z.string().optional(), flags: z.string().optional(), turn: replyTurn.optional() });
+
+  const expectSchema = z.strictObject({
+    conversations: z.array(z.string().min(1)).nullable().optional(),
+    terminal: z.enum(['finish', 'handoff', 'switch']).nullable().optional(),
+    toolCalled: z.array(toolExpectationSchema).nullable().optional(),
+    toolNotCalled: z.array(toolExpectationSchema).nullable().optional(),
+    criteria: z.array(z.string().min(1)).nullable().optional(),
+    reply: z.array(replyExpectationSchema).nullable().optional(),
+    // A budget in whole milliseconds for every message turn (docs/latency.md).
+    maxTurnLatencyMs: z.number().int().min(1).nullable().optional(),
+  });
+
+  // A simulated user (docs/personas.md, "Simulated users"): a model plays the user towards the goal.
+  const userSchema = z.strictObject({
+    goal: z.string(),
+    instructions: z.string().nullable().optional(),
+    maxTurns: z.number({ error: SIMULATED_TURNS_RULE }).int({ error: SIMULATED_TURNS_RULE }).min(1, { error: SIMULATED_TURNS_RULE }).max(MAX_SIMULATED_TURNS, { error: SIMULATED_TURNS_RULE }),
+  });
+
+  const personaSchema = z.strictObject({
+    label: z.string(),
+    persona: z.string().nullable().optional(),
+    opening: z.string(),
+    followUps: z.array(z.string()).nullable().optional(),
+    maxTurns: z.number().int().min(1).optional(),
+    threshold: rangeCheckedAfter(z.number(), THRESHOLD_RANGE).optional(),
+    mocks: z.array(mockSchema).nullable().optional(),
+    unmockedTools: z.enum(['error', 'allow']).optional(),
+    expect: expectSchema,
+    repeat: repeatSchema.nullable().optional(),
+    user: userSchema.optional(),
+  });
+
+  /** With a simulated user the opening is optional: the simulator then writes message 1 too. */
+  const simulatedPersonaSchema = personaSchema.extend({ opening: z.string().optional() });
+
+  return { mockSchema, replyExpectationSchema, expectSchema, personaSchema, simulatedPersonaSchema };
 });
 
-const personaSchema = z.strictObject({
-  label: z.string(),
-  persona: z.string().nullable().optional(),
-  opening: z.string(),
-  followUps: z.array(z.string()).nullable().optional(),
-  maxTurns: z.number().int().min(1).optional(),
-  threshold: rangeCheckedAfter(z.number(), THRESHOLD_RANGE).optional(),
-  mocks: z.array(mockSchema).nullable().optional(),
-  unmockedTools: z.enum(['error', 'allow']).optional(),
-  expect: expectSchema,
-  repeat: repeatSchema.nullable().optional(),
-  user: userSchema.optional(),
-});
-
-/** With a simulated user the opening is optional: the simulator then writes message 1 too. */
-const simulatedPersonaSchema = personaSchema.extend({ opening: z.string().optional() });
+type PersonaSchemas = ReturnType<typeof personaSchemas>;
 
 const PERSONA_FILE = itemFileRule({
   key: 'personas',
-  item: { noun: 'persona script', keys: Object.keys(personaSchema.shape) },
+  item: { noun: 'persona script', keys: () => Object.keys(personaSchemas().personaSchema.shape) },
   emptyFile: { message: 'the file is empty: it defines no persona script', fix: 'add a script (label, opening, expect) or delete the file' },
   emptyList: { message: 'personas is an empty list: the file defines no persona script', fix: 'add scripts (label, opening, expect) or delete the file' },
   neither: (found) => ({
@@ -117,6 +130,7 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
 
   // A misspelt `user` (`usr:`) still means a simulated user, whose opening is optional: the
   // misspelling is the one problem, not a missing opening as well (docs/personas.md, "Simulated users").
+  const { personaSchema, simulatedPersonaSchema } = personaSchemas();
   const allowedKeys = Object.keys(personaSchema.shape);
   const simulated = raw.user !== undefined || Object.keys(raw).some((k) => !allowedKeys.includes(k) && suggest(k, allowedKeys) === 'user');
   const schema = simulated ? simulatedPersonaSchema : personaSchema;
@@ -199,7 +213,7 @@ function checkReplies(src: SourceFile, raw: Record<string, unknown>, path: PathS
       // Neither, beside an unknown key (`contians: x`): the schema said it, with the allowed keys
       // and the spelling meant; said again here, one problem would be two (docs/troubleshooting.md,
       // "Configuration errors").
-      const unknownKey = Object.keys(r).some((k) => !Object.hasOwn(replyExpectationSchema.shape, k));
+      const unknownKey = Object.keys(r).some((k) => !Object.hasOwn(personaSchemas().replyExpectationSchema.shape, k));
       if (!hasContains && unknownKey) return;
       err(at, `${name} must have exactly one of contains and regex, found ${hasContains ? 'both' : 'neither'}`, 'write { contains: "text" } or { regex: "pattern", flags: "i" }, with turn: N, last or any (the default)');
       return;
@@ -343,18 +357,18 @@ function checkExpectations(value: unknown, at: PathSegment[], prefix: string, er
 }
 
 /** Key order as the protocol shows it: {tool, input, match, output}; no input: any call. */
-function toMock(m: z.infer<typeof mockSchema>): Mock {
+function toMock(m: z.infer<PersonaSchemas['mockSchema']>): Mock {
   const match = m.match ?? 'subset';
   const output = m.output ?? null;
   return m.input === undefined ? { tool: m.tool, match, output } : { tool: m.tool, input: m.input, match, output };
 }
 
-function toReply(r: z.infer<typeof replyExpectationSchema>): ReplyExpectation {
+function toReply(r: z.infer<PersonaSchemas['replyExpectationSchema']>): ReplyExpectation {
   const turn = r.turn ?? 'any';
   return r.regex !== undefined ? { regex: r.regex, flags: r.flags ?? '', turn } : { contains: r.contains ?? '', turn };
 }
 
-function toExpect(e: z.infer<typeof expectSchema>): PersonaExpect {
+function toExpect(e: z.infer<PersonaSchemas['expectSchema']>): PersonaExpect {
   const reply = (e.reply ?? []).map(toReply);
   return {
     ...(reply.length > 0 ? { reply } : {}),

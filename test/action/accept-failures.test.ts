@@ -10,7 +10,7 @@ import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 import { artifactZip } from '../support/zip.js';
 import { git } from '../support/fork-clone.js';
 import { acceptMarker, actionContextOf, commitOnFeature, gitHubApiOf, gitHubErrorOf, HEAD, makeWorkspace, pullPayload, runAction, runAcceptLabel, seedPullForAccept, useServers, type ActionRun } from './harness.js';
-import { acceptTrigger, afterCommitFailure, commitRefusal, deletedHeadRepoText, dispatchedLine, dispatchFailure, failureBeforeCommit, findReviewedRun, notDispatchedLine, repoSuiteDir, unreadBranchText } from '../../src/action/accept.js';
+import { acceptTrigger, afterCommitFailure, commitRefusal, deletedHeadRepoText, dispatchedLine, dispatchFailure, failureBeforeCommit, findReviewedRun, labelNotRemovedLine, labelRefusal, notDispatchedLine, otherLabelWords, repoSuiteDir, unreadBranchText } from '../../src/action/accept.js';
 import { GitHubError } from '../../src/github/errors.js';
 import type { Baseline } from '../../src/types.js';
 
@@ -468,8 +468,60 @@ describe('the branch and the label in the log and the refusals, each on its one 
     expect(lines).toEqual([`accept: GitHub said the branch ${SHOWN} moved while the baselines were being committed, but the baseline commit 3333333 is on the branch ${SHOWN}: it landed`]);
   });
 
-  it('another label applied: its name quoted on the log line, a U+2028 in it as its escape', async () => {
+  it('another label applied: its name quoted on the warning\'s one line, a U+2028 in it as its escape; the workflow file named when GITHUB_WORKFLOW_REF says it', async () => {
     const ctx = await actionContextOf('pull_request_target', pullPayload({ action: 'labeled', label: 'needs\u2028review', sender: 'maintainer' }));
-    expect(acceptTrigger('accept-baseline', ctx)).toEqual({ skip: String.raw`accept: the label "needs\u2028review" is not accept-baseline; nothing to do.` });
+    const trigger = acceptTrigger('accept-baseline', ctx);
+    expect(trigger).toMatchObject({ otherLabel: 'needs\u2028review', pull: { number: 7 }, file: null });
+    const warning = 'warning' in trigger ? trigger.warning : '';
+    expect(warning).toBe(
+      String.raw`the job ran for the label "needs\u2028review", applied to pull request #7, but its agent-replay step accepts the accept-baseline label (its accept-label input), so nothing was done: ` +
+        "the job's if: waits for another label than the step accepts, or the job has none and runs for every label. " +
+        "Give the accept job the if: of the step's label, if: github.event.label.name == 'accept-baseline' " +
+        String.raw`(to accept with "needs\u2028review" instead, set accept-label: "needs\u2028review" on the step as well).`,
+    );
+    oneLine(warning);
+    expect(acceptTrigger('accept-baseline', { ...ctx, workflowRef: 'octo/shop/.github/workflows/accept.yml@refs/heads/main' })).toMatchObject({ file: '.github/workflows/accept.yml' });
+  });
+
+  // The accept label (the accept-label input, which the event's label matches ignoring case) with a
+  // line break and a workflow command after it: each line that names it quotes it as JSON (labelWord),
+  // so it neither breaks the line nor starts a command's (was: written as it is by labelRefusal and
+  // by the warning for a label not removed, the line broken and "::error::x" a line of its own).
+  const LABEL = '\n::error::x';
+  const QUOTED = String.raw`"\n::error::x"`;
+  const noCommand = (text: string): void => {
+    oneLine(text);
+    expect(text).toContain(QUOTED);
+  };
+
+  it("the accept label with a line break and a command in it: the label's time compared (labelRefusal), the label not removed, another label applied", async () => {
+    const api = gitHubApiOf(gh);
+    gh.setLabels('octo', 'shop', 7, [LABEL]);
+    const comment = gh.addComment('octo', 'shop', 7, { body: 'the report' });
+    const { comments } = await api.listIssueComments('octo', 'shop', 7);
+    const found = { comment: comments.find((c) => c.id === comment.id)!, runId: 1001 };
+    // Updated after the label: refused, the label quoted.
+    const late = (await labelRefusal(api, { owner: 'octo', repo: 'shop' }, 7, found, LABEL, 'maintainer')) ?? '';
+    expect(late).toMatch(/^the comment was updated at \S+Z, after the /);
+    expect(late).toContain(`, after the ${QUOTED} label was applied at `);
+    noCommand(late);
+    // Not on the timeline as applied by the sender: a log line, quoted too.
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(...String(chunk).split(/\r?\n/).filter((l) => l !== ''));
+      return true;
+    });
+    try {
+      expect(await labelRefusal(api, { owner: 'octo', repo: 'shop' }, 7, found, LABEL, 'someone')).toBeNull();
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(lines).toEqual([`accept: the timeline of pull request #7 does not show the ${QUOTED} label applied by someone yet; the comment's last change is not compared with it`]);
+    const notRemoved = labelNotRemovedLine(LABEL, 7, new GitHubError({ request: 'DELETE /repos/octo/shop/issues/7/labels/x', status: 403, kind: 'forbidden', detail: 'Resource not accessible by integration' }));
+    expect(notRemoved.startsWith(`label ${QUOTED} not removed from #7: `)).toBe(true);
+    noCommand(notRemoved);
+    noCommand(otherLabelWords('bug', LABEL, 7, null));
+    noCommand(otherLabelWords(LABEL, 'accept-baseline', 7, null));
+    expect(gh.violations).toEqual([]);
   });
 });

@@ -16,6 +16,7 @@ import { serializeBaseline } from '../../src/suite/index.js';
 import { acceptTrigger, commitRefusal, dispatchFailure, findReviewedRun, labelRefusal, recordRefusal, type Found } from '../../src/action/accept.js';
 import { downloadRunRecord } from '../../src/action/download.js';
 import { quotedAndSaid } from '../support/troubleshooting.js';
+import { githubHtml, visibleText } from '../report/helpers.js';
 
 /** docs/troubleshooting.md quotes `quoted`, and `text` says it with the quote's `<...>` values as `values` gives them. */
 function saidAsTroubleshootingQuotes(text: string, quoted: string, values: Record<string, string>): void {
@@ -96,7 +97,7 @@ async function reviewedCheck(opts: { fixtures?: string; baselines?: Baseline[]; 
   return { run, record: parseRecord(text, 'results.json') };
 }
 
-async function accept(opts: { sender?: string; senderType?: 'User' | 'Bot'; label?: string; headRepo?: string; event?: string; action?: string; inputs?: Record<string, string> } = {}): Promise<ActionRun> {
+async function accept(opts: { sender?: string; senderType?: 'User' | 'Bot'; label?: string; headRepo?: string; event?: string; action?: string; inputs?: Record<string, string>; env?: Record<string, string> } = {}): Promise<ActionRun> {
   gh.setLabels('octo', 'shop', 7, [opts.label ?? 'accept-baseline']);
   const workspace = await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' });
   return runAction({
@@ -105,6 +106,7 @@ async function accept(opts: { sender?: string; senderType?: 'User' | 'Bot'; labe
     runId: 2002,
     workflow: 'agent-replay-accept',
     inputs: { mode: 'accept', 'comment-key': 'agent-replay', ...opts.inputs },
+    ...(opts.env === undefined ? {} : { env: opts.env }),
     event: {
       name: opts.event ?? 'pull_request_target',
       payload: pullPayload({ action: opts.action ?? 'labeled', label: opts.label ?? 'accept-baseline', sender: opts.sender ?? 'maintainer', ...(opts.senderType ? { senderType: opts.senderType } : {}), headRepo: opts.headRepo }),
@@ -718,10 +720,20 @@ describe('accept mode, end to end', () => {
     expect(gh.violations).toEqual([]);
   });
 
-  it('is a no-op for other labels and other events', async () => {
-    const other = await accept({ label: 'needs-review' });
+  it('another label: nothing done, and a warning at the workflow file and the job summary name both labels and the fix; other events are a no-op', async () => {
+    // Was: one info line ("the label ... is not accept-baseline; nothing to do") and no summary: a
+    // maintainer who applied the label the job's if: waits for saw nothing happen.
+    const other = await accept({ label: 'needs-review', env: { GITHUB_WORKFLOW_REF: 'octo/shop/.github/workflows/agent-replay-accept.yml@refs/heads/main' } });
     expect(other.code).toBe(0);
-    expect(other.stdout).toContain('accept: the label "needs-review" is not accept-baseline; nothing to do.');
+    const words =
+      'the job ran for the label "needs-review", applied to pull request #7, but its agent-replay step accepts the accept-baseline label (its accept-label input), so nothing was done: ' +
+      "the job's if: waits for another label than the step accepts, or the job has none and runs for every label. " +
+      "Give the accept job of .github/workflows/agent-replay-accept.yml the if: of the step's label, if: github.event.label.name == 'accept-baseline' " +
+      '(to accept with "needs-review" instead, set accept-label: "needs-review" on the step as well).';
+    expect(other.stdout).toContain(`::warning file=.github/workflows/agent-replay-accept.yml::accept: ${words}\n`);
+    // The same words on the job's summary page, escaped as a refusal's are (shown as written, once GitHub renders them).
+    expect(other.summary.startsWith('## agent-replay accept: nothing done (pull request #7)\n\n')).toBe(true);
+    expect(visibleText(githubHtml(other.summary)).replaceAll('\u2060', '')).toContain(`${capitalized(words)}`);
     expect(gh.requests).toHaveLength(0);
     // Another event, or another action on a pull request, takes the same way out (acceptTrigger):
     // its words, without a start of the Action each (docs/contributing.md, "Speed").

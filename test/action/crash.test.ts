@@ -7,30 +7,21 @@ import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import { nativeEcho, type AgentServer } from '../support/agent-server.js';
-import type { FakeGitHub } from '../support/github-server.js';
+import { nativeEcho } from '../support/agent-server.js';
+import { useServers } from '../support/servers.js';
 import { tempDir } from '../support/temp.js';
 import { crashPreload } from '../support/crash-preload.js';
-import { HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
+import { HEAD, makeWorkspace, pullPayload, runAction } from './harness.js';
 import { parseRecord } from '../../src/record/index.js';
 
-let agent: AgentServer;
-let gh: FakeGitHub;
-useServers(
-  nativeEcho,
-  () => {},
-  (a, g) => {
-    agent = a;
-    gh = g;
-  },
-);
+const servers = useServers(nativeEcho);
 
 it('an uncaught error fails the step as an internal error (exit 3), in one annotation, with no line the runner reads as a command', async () => {
   const dir = await tempDir('agent-replay-crash-');
   const preload = join(dir, 'preload.mjs');
   await writeFile(preload, crashPreload('throw'));
   const workspace = await makeWorkspace({ fixtures: 'fixtures:\n  - { label: a, message: one }\n', config: 'agent: { retries: 0 }\n' });
-  const run = await runAction({ gh, workspace, inputs: { 'agent-url': agent.url, comment: 'false' }, event: { name: 'pull_request', payload: pullPayload() }, env: { NODE_OPTIONS: `--import=${preload}` } });
+  const run = await runAction({ gh: servers.gh, workspace, inputs: { 'agent-url': servers.agent.url, comment: 'false' }, event: { name: 'pull_request', payload: pullPayload() }, env: { NODE_OPTIONS: `--import=${preload}` } });
   expect(run.code, run.stdout + run.stderr).toBe(3);
   expect(run.stdout).toContain('::error::agent-replay: internal error: the agent said: %0A::add-mask::x%0A##[error]y \\u001b[31mred. This is a bug in agent-replay');
   expect(run.stdout).toContain('please report it');
@@ -47,9 +38,9 @@ it("the step's log closed under it (the runner's pipe gone): the Action ends ins
   await writeFile(preload, crashPreload('throw'));
   const workspace = await makeWorkspace({ fixtures: 'fixtures:\n  - { label: a, message: one }\n', config: 'agent: { retries: 0 }\n' });
   const run = await runAction({
-    gh,
+    gh: servers.gh,
     workspace,
-    inputs: { 'agent-url': agent.url, comment: 'false' },
+    inputs: { 'agent-url': servers.agent.url, comment: 'false' },
     event: { name: 'pull_request', payload: pullPayload() },
     env: { NODE_OPTIONS: `--import=${preload}` },
     onChild: (child) => {
@@ -88,9 +79,9 @@ it('an uncaught error ends the step: one "please report" annotation, exit 3, aft
   const dir = await tempDir('agent-replay-crash-');
   const preload = join(dir, 'preload.mjs');
   await writeFile(preload, PRELOAD_WHILE_WRITING);
-  gh.addPull('octo', 'shop', { number: 7, headSha: HEAD });
+  servers.gh.addPull('octo', 'shop', { number: 7, headSha: HEAD });
   const workspace = await makeWorkspace({ fixtures: 'fixtures:\n  - { label: a, message: one }\n', config: 'agent: { retries: 0 }\n' });
-  const run = await runAction({ gh, workspace, inputs: { 'agent-url': agent.url }, event: { name: 'pull_request', payload: pullPayload() }, env: { NODE_OPTIONS: `--import=${preload}` } });
+  const run = await runAction({ gh: servers.gh, workspace, inputs: { 'agent-url': servers.agent.url }, event: { name: 'pull_request', payload: pullPayload() }, env: { NODE_OPTIONS: `--import=${preload}` } });
 
   expect(run.code, run.stdout + run.stderr).toBe(3);
   const errors = run.stdout.split('\n').filter((l) => l.startsWith('::error::'));
@@ -100,7 +91,7 @@ it('an uncaught error ends the step: one "please report" annotation, exit 3, aft
   const record = parseRecord(readFileSync(join(workspace, 'agent-replay-results', 'results.json'), 'utf8'), 'results.json');
   expect(record.fixtures.map((f) => f.label)).toEqual(['a']);
   // ... and the run went no further: before the fix it went on, uploaded, and commented.
-  expect(gh.comments('octo', 'shop', 7)).toEqual([]);
+  expect(servers.gh.comments('octo', 'shop', 7)).toEqual([]);
   expect(run.stdout).not.toContain('comment:');
   expect(run.stderr).toBe('');
 });
@@ -119,14 +110,14 @@ it('an uncaught error while the record is written on a hung disk: the step ends 
   const dir = await tempDir('agent-replay-crash-');
   const preload = join(dir, 'preload.mjs');
   await writeFile(preload, PRELOAD_WRITE_HANGS);
-  gh.addPull('octo', 'shop', { number: 7, headSha: HEAD });
+  servers.gh.addPull('octo', 'shop', { number: 7, headSha: HEAD });
   const workspace = await makeWorkspace({ fixtures: 'fixtures:\n  - { label: a, message: one }\n', config: 'agent: { retries: 0 }\n' });
   // The wait is injected: no test sleeps the 5 s the Action waits.
   const env = { NODE_OPTIONS: `--import=${preload}`, AGENT_REPLAY_TEST_RECORD_WAIT_MS: '0' };
   const run = await runAction({
-    gh,
+    gh: servers.gh,
     workspace,
-    inputs: { 'agent-url': agent.url },
+    inputs: { 'agent-url': servers.agent.url },
     event: { name: 'pull_request', payload: pullPayload() },
     env,
     // A step that waits without end (before the fix: until the job's 6 h timeout) is killed, not left behind.
@@ -140,7 +131,7 @@ it('an uncaught error while the record is written on a hung disk: the step ends 
   const target = join(workspace, 'agent-replay-results', 'results.json');
   expect(run.stdout).toContain(`::warning::agent-replay: ${target} was still being written 0 s after the internal error; the step ends without waiting longer (a slow or hung disk?): the record may be missing or incomplete`);
   expect(run.stdout.split('\n').filter((l) => l.startsWith('::error::'))).toHaveLength(1);
-  expect(gh.comments('octo', 'shop', 7)).toEqual([]);
+  expect(servers.gh.comments('octo', 'shop', 7)).toEqual([]);
 });
 
 /** Loaded before the Action: reading the event payload never finishes, and nothing else is left to do. */
@@ -157,7 +148,7 @@ it("a run that stops without finishing (a promise that never settles) is said as
   const preload = join(dir, 'preload.mjs');
   await writeFile(preload, PRELOAD_NEVER_SETTLES);
   const workspace = await makeWorkspace({ fixtures: 'fixtures:\n  - { label: a, message: one }\n' });
-  const run = await runAction({ gh, workspace, inputs: { 'agent-url': agent.url }, event: { name: 'pull_request', payload: pullPayload() }, env: { NODE_OPTIONS: `--import=${preload}` } });
+  const run = await runAction({ gh: servers.gh, workspace, inputs: { 'agent-url': servers.agent.url }, event: { name: 'pull_request', payload: pullPayload() }, env: { NODE_OPTIONS: `--import=${preload}` } });
 
   expect(run.code, run.stdout + run.stderr).toBe(3);
   expect(run.stdout).toMatch(/^::error::agent-replay: internal error: the run stopped before it finished: something it waited for never happened\. This is a bug in agent-replay.*please report it/m);

@@ -13,9 +13,9 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
-import type { FakeGitHub } from '../support/github-server.js';
-import { nativeEcho, type AgentServer } from '../support/agent-server.js';
-import { actionContextOf, gitHubApiOf, parseOutputs, useServers, webhookExample } from './harness.js';
+import { nativeEcho } from '../support/agent-server.js';
+import { useServers } from '../support/servers.js';
+import { actionContextOf, gitHubApiOf, parseOutputs, webhookExample } from './harness.js';
 import { pullForReport, reportMode } from '../../src/action/report.js';
 import { envInputGetter, readInputs } from '../../src/action/inputs.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
@@ -25,16 +25,7 @@ import { tempDir } from '../support/temp.js';
 import { quotedAndSaid } from '../support/troubleshooting.js';
 import { downloadsTake } from '../support/download-pattern.js';
 
-let agent: AgentServer;
-let gh: FakeGitHub;
-useServers(
-  nativeEcho,
-  () => {},
-  (a, g) => {
-    agent = a;
-    gh = g;
-  },
-);
+const servers = useServers(nativeEcho);
 
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', '-c', 'init.defaultBranch=main', ...args], { cwd, encoding: 'utf8' }).trim();
@@ -89,7 +80,7 @@ async function forkRun(head: string, args: string[] = []): Promise<string> {
   await writeFile(event, JSON.stringify(payload));
   const out = await tempDir('forkwalk-results-');
   const env = { GITHUB_ACTIONS: 'true', GITHUB_EVENT_NAME: 'pull_request', GITHUB_EVENT_PATH: event, GITHUB_SHA: MERGE };
-  const run = await cli(['run', '--agent-url', agent.url, '--out', join(out, 'results.json'), ...args], repo, env);
+  const run = await cli(['run', '--agent-url', servers.agent.url, '--out', join(out, 'results.json'), ...args], repo, env);
   expect(run.code, run.stderr).toBe(0);
   runStderr = run.stderr;
   runStdout = run.stdout;
@@ -138,7 +129,7 @@ async function reportStep(ws: string, event: Record<string, unknown>): Promise<{
   const uploads: string[] = [];
   const upload = async (name: string) => (uploads.push(name), { kind: 'skipped' as const, name, reason: 'not here' });
   try {
-    await reportMode(readInputs(envInputGetter(env)), await actionContextOf('workflow_run', event), { env: {}, cwd: ws, github: gitHubApiOf(gh), artifacts: { upload } });
+    await reportMode(readInputs(envInputGetter(env)), await actionContextOf('workflow_run', event), { env: {}, cwd: ws, github: gitHubApiOf(servers.gh), artifacts: { upload } });
     expect(process.exitCode, logged.join('')).toBeUndefined();
   } finally {
     process.exitCode = undefined;
@@ -185,21 +176,21 @@ describe("a fork's pull request, from init to the comment", () => {
     const name = `agent-replay-results-${HEAD}`;
     expect(takes(name, HEAD)).toBe(true);
     expect(takes('results', HEAD)).toBe(false); // upload-artifact's default name: never downloaded
-    gh.addPull('octo', 'shop', { number: pullNumber, headSha: HEAD, headRef: 'feature', headRepo: FORK });
+    servers.gh.addPull('octo', 'shop', { number: pullNumber, headSha: HEAD, headRef: 'feature', headRepo: FORK });
     // Another fork's pull request from a branch of the same name, and the base repository's: not taken.
-    gh.addPull('octo', 'shop', { number: pullNumber + 1, headSha: HEAD, headRef: 'feature', headRepo: 'other/shop' });
-    gh.addPull('octo', 'shop', { number: pullNumber + 2, headSha: HEAD, headRef: 'feature', headRepo: 'octo/shop' });
+    servers.gh.addPull('octo', 'shop', { number: pullNumber + 1, headSha: HEAD, headRef: 'feature', headRepo: 'other/shop' });
+    servers.gh.addPull('octo', 'shop', { number: pullNumber + 2, headSha: HEAD, headRef: 'feature', headRepo: 'octo/shop' });
     const { log, outputs, uploads } = await reportStep(await downloaded({ [name]: results }), forkWorkflowRun(HEAD));
     expect(outputs['comment-status'], log).toBe('created');
-    const comments = gh.comments('octo', 'shop', pullNumber);
+    const comments = servers.gh.comments('octo', 'shop', pullNumber);
     expect(comments).toHaveLength(1);
     expect(parseCommentMetadata(comments[0]!.body)).toMatchObject({ marker: 'agent-replay', headSha: HEAD, artifactName: name });
     expect(comments[0]!.body).toContain('`abababa`');
-    expect(gh.comments('octo', 'shop', pullNumber + 1)).toEqual([]);
-    expect(gh.comments('octo', 'shop', pullNumber + 2)).toEqual([]);
+    expect(servers.gh.comments('octo', 'shop', pullNumber + 1)).toEqual([]);
+    expect(servers.gh.comments('octo', 'shop', pullNumber + 2)).toEqual([]);
     expect(uploads).toEqual([name]);
-    expect(gh.requests.find((r) => r.method === 'GET' && r.path === '/repos/octo/shop/pulls')?.query).toMatchObject({ head: 'stranger:feature', state: 'open' });
-    expect(gh.violations).toEqual([]);
+    expect(servers.gh.requests.find((r) => r.method === 'GET' && r.path === '/repos/octo/shop/pulls')?.query).toMatchObject({ head: 'stranger:feature', state: 'open' });
+    expect(servers.gh.violations).toEqual([]);
   });
 
   it("a fork's artifact whose pr-number file is no number: ignored with a warning, and the pull request found from the run's head branch is commented on", async () => {
@@ -207,14 +198,14 @@ describe("a fork's pull request, from init to the comment", () => {
     // nothing was posted: the file is the fork's to write, and the event decides the pull request anyway.
     const results = await forkRun(HEAD);
     await writeFile(join(results, 'pr-number'), 'seven\n');
-    gh.addPull('octo', 'shop', { number: pullNumber, headSha: HEAD, headRef: 'feature', headRepo: FORK });
+    servers.gh.addPull('octo', 'shop', { number: pullNumber, headSha: HEAD, headRef: 'feature', headRepo: FORK });
     const { log, outputs } = await reportStep(await downloaded({ [`agent-replay-results-${HEAD}`]: results }), forkWorkflowRun(HEAD));
     expect(log).toContain(
       `::warning::input pr-number: "seven" is not a pull request's number, so it is ignored: the pull request is the one the workflow_run event names, else the open one of the run's head branch. In a workflow_run report it is read from the pr-number file of the checked run's artifact, which check mode writes with its pull request's number`,
     );
     expect(outputs['comment-status'], log).toBe('created');
-    expect(gh.comments('octo', 'shop', pullNumber)).toHaveLength(1);
-    expect(gh.violations).toEqual([]);
+    expect(servers.gh.comments('octo', 'shop', pullNumber)).toHaveLength(1);
+    expect(servers.gh.violations).toEqual([]);
   });
 
   it("the fork's job giving --commit ${{ github.sha }}: the results name the merge commit, so nothing is posted, and the warning names both commits", async () => {
@@ -228,30 +219,30 @@ describe("a fork's pull request, from init to the comment", () => {
       runStderr,
       "warning: --commit <sha> is GITHUB_SHA, the merge commit GitHub made for this pull_request event, not the pull request's head (<sha>): report mode never comments with results recorded at it. ...",
     );
-    gh.addPull('octo', 'shop', { number: pullNumber, headSha: HEAD, headRef: 'feature', headRepo: FORK });
+    servers.gh.addPull('octo', 'shop', { number: pullNumber, headSha: HEAD, headRef: 'feature', headRepo: FORK });
     const { log, outputs } = await reportStep(await downloaded({ [`agent-replay-results-${HEAD}`]: results }), forkWorkflowRun(HEAD));
     expect(outputs['comment-status']).toBe('skipped');
     expect(log).toContain(
       `::warning::comment: not posted on #${pullNumber}: its head is abababa, but the results were recorded at cdcdcdc. Record the pull request's head commit with the results: replay in the pull request's own job ` +
         "(on its pull_request event the Action's check mode and the CLI's run record the head the event names), or give run --commit SHA, its head commit (not the merge commit a pull_request job checks out, which is no pull request's head). The results are in the job summary",
     );
-    expect(gh.comments('octo', 'shop', pullNumber)).toEqual([]);
+    expect(servers.gh.comments('octo', 'shop', pullNumber)).toEqual([]);
   });
 
   it("a second push while the first run's report is pending: the first run's report posts nothing, and says the head moved; the second's comments", async () => {
     const first = await forkRun(HEAD);
     const SECOND = 'ef'.repeat(20);
     const second = await forkRun(SECOND);
-    gh.addPull('octo', 'shop', { number: pullNumber, headSha: SECOND, headRef: 'feature', headRepo: FORK });
+    servers.gh.addPull('octo', 'shop', { number: pullNumber, headSha: SECOND, headRef: 'feature', headRepo: FORK });
     const late = await reportStep(await downloaded({ [`agent-replay-results-${HEAD}`]: first }), forkWorkflowRun(HEAD));
     expect(late.outputs['comment-status']).toBe('skipped');
     expect(late.log).toContain(
       `::warning::comment: not posted on #${pullNumber}: its head is efefefe of stranger/shop, but the workflow run 1001 ran on abababa of stranger/shop (another pull request, or a head that moved since: the check of the new head reports it).`,
     );
-    expect(gh.comments('octo', 'shop', pullNumber)).toEqual([]);
+    expect(servers.gh.comments('octo', 'shop', pullNumber)).toEqual([]);
     const current = await reportStep(await downloaded({ [`agent-replay-results-${SECOND}`]: second }), forkWorkflowRun(SECOND));
     expect(current.outputs['comment-status']).toBe('created');
-    expect(parseCommentMetadata(gh.comments('octo', 'shop', pullNumber)[0]!.body)?.headSha).toBe(SECOND);
+    expect(parseCommentMetadata(servers.gh.comments('octo', 'shop', pullNumber)[0]!.body)?.headSha).toBe(SECOND);
   });
 
   it("shards of a matrix (run --shard i/n), each uploaded as agent-replay-results-<head>-shard-<i>-of-<n>: merged into one comment on the fork's pull request", async () => {
@@ -259,12 +250,12 @@ describe("a fork's pull request, from init to the comment", () => {
     const two = await forkRun(HEAD, ['--shard', '2/2']);
     const names = [`agent-replay-results-${HEAD}-shard-1-of-2`, `agent-replay-results-${HEAD}-shard-2-of-2`];
     expect(names.every((n) => takes(n, HEAD))).toBe(true);
-    gh.addPull('octo', 'shop', { number: pullNumber, headSha: HEAD, headRef: 'feature', headRepo: FORK });
+    servers.gh.addPull('octo', 'shop', { number: pullNumber, headSha: HEAD, headRef: 'feature', headRepo: FORK });
     const { log, outputs } = await reportStep(await downloaded({ [names[0]!]: one, [names[1]!]: two }), forkWorkflowRun(HEAD));
     expect(log).toContain('report: combined 2 results files, 2 fixtures');
     expect(outputs).toMatchObject({ 'comment-status': 'created', passed: '2', gate: 'passed' });
-    expect(gh.comments('octo', 'shop', pullNumber)).toHaveLength(1);
-    expect(gh.violations).toEqual([]);
+    expect(servers.gh.comments('octo', 'shop', pullNumber)).toHaveLength(1);
+    expect(servers.gh.violations).toEqual([]);
   });
 
   it("shards and the fork's merge job's whole record: init's downloads take the shards only, merged into one comment; both downloaded (one pattern for all), refused, and the comment says the fix is the pattern", async () => {
@@ -276,7 +267,7 @@ describe("a fork's pull request, from init to the comment", () => {
     const names = [`agent-replay-results-${HEAD}`, `agent-replay-results-${HEAD}-shard-1-of-2`, `agent-replay-results-${HEAD}-shard-2-of-2`];
     // Was: agent-replay-results-<head>* took all three, and the report refused them.
     expect(downloadsTake(reportWorkflow.jobs.report!.steps, names, HEAD)).toEqual(names.slice(1));
-    gh.addPull('octo', 'shop', { number: pullNumber, headSha: HEAD, headRef: 'feature', headRepo: FORK });
+    servers.gh.addPull('octo', 'shop', { number: pullNumber, headSha: HEAD, headRef: 'feature', headRepo: FORK });
     const taken = await reportStep(await downloaded({ [names[1]!]: one, [names[2]!]: two }), forkWorkflowRun(HEAD));
     expect(taken.log).toContain('report: combined 2 results files, 2 fixtures');
     expect(taken.outputs).toMatchObject({ 'comment-status': 'created', gate: 'passed' });
@@ -292,14 +283,14 @@ describe("a fork's pull request, from init to the comment", () => {
       `${whole} is a whole run, not a shard: give either it or the shard records, not both (download the whole run's artifacts or the shards', not both: in the download step, pattern: agent-replay-results-<commit>?(-attempt-*) (init's) takes the whole runs only, agent-replay-results-<commit>-shard-* the shards only)`,
     );
     // Said on the fork's pull request too (was: no pull request found, so only in the job's log and summary).
-    const comments = gh.comments('octo', 'shop', pullNumber);
+    const comments = servers.gh.comments('octo', 'shop', pullNumber);
     expect(comments).toHaveLength(1);
     expect(comments[0]!.body).toContain('## agent-replay: results not merged');
     // The fix is the report workflow's download pattern (was: "run the check again (every shard, then this report)").
     expect(comments[0]!.body).toContain("A whole run's record (a matrix's merge job's) was downloaded beside shards, which it holds: the fix is the download step's pattern, not the check.");
     expect(comments[0]!.body).not.toContain('Fix what it names');
     expect(parseCommentMetadata(comments[0]!.body)?.headSha).toBe(HEAD);
-    expect(gh.violations).toEqual([]);
+    expect(servers.gh.violations).toEqual([]);
   });
 
   it("a fork that edits the check workflow (to upload results of its choosing): the comment on its pull request names the workflow file it changed, read from GitHub, never from the records", async () => {
@@ -308,38 +299,38 @@ describe("a fork's pull request, from init to the comment", () => {
     const files = Object.fromEntries(
       await Promise.all(['.agent-replay/config.yml', '.agent-replay/fixtures/example-greeting.yml', '.agent-replay/fixtures/second.yml', '.github/workflows/agent-replay.yml'].map(async (f) => [f, await readFile(join(repo, f), 'utf8')] as const)),
     );
-    gh.setBranch('octo/shop', 'main', BASE, files);
-    gh.setBranch(FORK, 'feature', BASE, files);
-    gh.pushOnTop(FORK, 'feature', HEAD, 'Replay with the CLI', { files: { '.github/workflows/agent-replay.yml': `${files['.github/workflows/agent-replay.yml']}# edited by the fork\n` } });
-    gh.addPull('octo', 'shop', { number: pullNumber, headSha: HEAD, headRef: 'feature', headRepo: FORK });
+    servers.gh.setBranch('octo/shop', 'main', BASE, files);
+    servers.gh.setBranch(FORK, 'feature', BASE, files);
+    servers.gh.pushOnTop(FORK, 'feature', HEAD, 'Replay with the CLI', { files: { '.github/workflows/agent-replay.yml': `${files['.github/workflows/agent-replay.yml']}# edited by the fork\n` } });
+    servers.gh.addPull('octo', 'shop', { number: pullNumber, headSha: HEAD, headRef: 'feature', headRepo: FORK });
     const { log, outputs } = await reportStep(await downloaded({ [`agent-replay-results-${HEAD}`]: results }), forkWorkflowRun(HEAD));
     expect(outputs['comment-status'], log).toBe('created');
-    const body = gh.comments('octo', 'shop', pullNumber)[0]!.body;
+    const body = servers.gh.comments('octo', 'shop', pullNumber)[0]!.body;
     expect(body).toContain('This pull request edits the workflows that run the check');
     expect(body).toContain('`.github/workflows/agent-replay.yml` changed');
     expect(body).not.toContain('No regressions');
-    expect(gh.violations).toEqual([]);
+    expect(servers.gh.violations).toEqual([]);
   });
 
   // Where the lookup of the run's pull request finds none it can name: decided in pullForReport, without a report run each.
   it("a fork's branch that heads two open pull requests, or a lookup GitHub does not answer: no pull request, said with the fix (pr-number)", async () => {
     const ctx = await actionContextOf('workflow_run', forkWorkflowRun(HEAD));
-    gh.addPull('octo', 'shop', { number: 8, headSha: HEAD, headRef: 'feature', headRepo: FORK });
-    gh.addPull('octo', 'shop', { number: 9, headSha: HEAD, headRef: 'feature', headRepo: FORK, baseRef: 'release' });
+    servers.gh.addPull('octo', 'shop', { number: 8, headSha: HEAD, headRef: 'feature', headRepo: FORK });
+    servers.gh.addPull('octo', 'shop', { number: 9, headSha: HEAD, headRef: 'feature', headRepo: FORK, baseRef: 'release' });
     const logged: string[] = [];
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => logged.push(String(chunk)) > 0);
-    const found = await pullForReport(null, ctx, { commit: HEAD }, { github: gitHubApiOf(gh) });
+    const found = await pullForReport(null, ctx, { commit: HEAD }, { github: gitHubApiOf(servers.gh) });
     expect(found).toEqual({ ctx, refused: null });
     expect(logged.join('')).toContain('comment: the workflow run 1001 ran on branch feature of stranger/shop, the head of 2 open pull requests (#9, #8): give pr-number to name the one to comment on\n');
     quotedAndSaid(logged.join(''), '..., the head of 2 open pull requests (#<n>, #<n>): give pr-number to name the one to comment on');
     // pr-number names one of them: that one, held to the run's head as ever.
-    expect((await pullForReport(8, ctx, { commit: HEAD }, { github: gitHubApiOf(gh) })).ctx.pull?.number).toBe(8);
+    expect((await pullForReport(8, ctx, { commit: HEAD }, { github: gitHubApiOf(servers.gh) })).ctx.pull?.number).toBe(8);
     logged.length = 0;
-    gh.failNext({ method: 'GET', path: '/repos/octo/shop/pulls', status: 403, body: { message: 'Resource not accessible by integration' } });
-    expect(await pullForReport(null, ctx, { commit: HEAD }, { github: gitHubApiOf(gh) })).toEqual({ ctx, refused: null });
+    servers.gh.failNext({ method: 'GET', path: '/repos/octo/shop/pulls', status: 403, body: { message: 'Resource not accessible by integration' } });
+    expect(await pullForReport(null, ctx, { commit: HEAD }, { github: gitHubApiOf(servers.gh) })).toEqual({ ctx, refused: null });
     expect(logged.join('')).toContain('::warning::comment: the pull request of the workflow run 1001 (branch feature of stranger/shop) could not be looked up: ');
     expect(logged.join('')).toContain('. Give pr-number to name it\n');
     quotedAndSaid(logged.join(''), 'comment: the pull request of the workflow run <id> (branch <branch> of <owner/repo>) could not be looked up: ...');
-    expect(gh.violations).toEqual([]);
+    expect(servers.gh.violations).toEqual([]);
   });
 });

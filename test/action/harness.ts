@@ -6,12 +6,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, inject } from 'vitest';
+import { inject } from 'vitest';
 import { endWithTest } from '../support/children.js';
 import { tempDir } from '../support/temp.js';
 import { webhookExample } from '../support/webhooks.js';
-import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
-import { startAgentServer, type AgentHandler, type AgentServer } from '../support/agent-server.js';
+import type { FakeGitHub } from '../support/github-server.js';
 import { serializeBaseline } from '../../src/suite/index.js';
 import { artifactZip } from '../support/zip.js';
 import type { Baseline } from '../../src/types.js';
@@ -20,6 +19,9 @@ import { isGitHubError, type GitHubError } from '../../src/github/errors.js';
 import { readActionContext, type ActionContext } from '../../src/action/context.js';
 import { envInputGetter, readInputs } from '../../src/action/inputs.js';
 import { commentMarker } from '../../src/action/publish.js';
+
+// One loopback agent for the file and a fresh fake GitHub for each test (test/support/servers.ts).
+export { useServers } from '../support/servers.js';
 
 /** src/index.ts (the Action's entry) bundled once per test run (test/support/entry-bundles.ts). */
 const ACTION = inject('actionBundle');
@@ -248,32 +250,5 @@ export function commitOnFeature(g: FakeGitHub): Promise<{ oid: string; url: stri
     expectedHeadOid: HEAD,
     message: { headline: 'Accept agent-replay baselines: greeting' },
     additions: [{ path: '.agent-replay/baselines/greeting.json', contents: '{}\n' }],
-  });
-}
-
-/**
- * One loopback agent for the file and a fresh fake GitHub for each test, seeded by `seed`;
- * `use` hands both to the test file. Both are closed when done; after each test, the fake's answers
- * must have conformed to GitHub's response schemas.
- */
-export function useServers(handler: AgentHandler, seed: (gh: FakeGitHub) => void, use: (agent: AgentServer, gh: FakeGitHub) => void): void {
-  let agent: AgentServer;
-  let gh: FakeGitHub | null = null;
-  beforeAll(async () => {
-    agent = await startAgentServer(handler);
-  });
-  afterAll(async () => {
-    await gh?.close();
-    await agent.close();
-  });
-  // Every answer the fake gave the Action conforms to GitHub's OpenAPI description (github-server.ts, responseViolations).
-  afterEach(() => {
-    expect(gh?.responseViolations ?? []).toEqual([]);
-  });
-  beforeEach(async () => {
-    await gh?.close();
-    gh = await startFakeGitHub();
-    seed(gh);
-    use(agent, gh);
   });
 }

@@ -69,8 +69,10 @@ describe('action.yml and docs/action.md agree', () => {
     expect(['white', 'black', 'yellow', 'blue', 'green', 'orange', 'red', 'purple', 'gray-dark']).toContain(action.branding.color);
     expect(action.branding.icon).toMatch(/^[a-z][a-z0-9-]*$/);
   });
-  it('the tool version equals package.json', () => {
+  it('the tool version equals package.json and package-lock.json (docs/contributing.md, "Releasing")', () => {
     expect(TOOL.version).toBe((JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version);
+    const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as { version: string; packages: Record<string, { version?: string }> };
+    expect([lock.version, lock.packages['']?.version]).toEqual([TOOL.version, TOOL.version]);
   });
 });
 

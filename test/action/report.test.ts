@@ -667,7 +667,12 @@ describe('report mode', () => {
     const before = writes();
     const fork = await actionContextOf('pull_request', pullPayload({ headRepo: 'stranger/shop' }));
     const said = 'comment: not posted: this pull request comes from a fork, so the token is read-only. The results are in the job summary; the artifact was not uploaded (see the warning above); to comment, add the workflow_run workflow of mode: report (';
+    const from = gh.requests.length;
     await reportMode(inputs, fork, deps);
+    // No comment is read to compare with (was: its comments listed, for "since the previous run"): as a
+    // fork's check, the job writes none, and the report workflow that comments compares. What the
+    // pull request changed in its suite is read still: the job summary says it.
+    expect(gh.requests.slice(from).map((r) => r.operation)).toEqual(['GET /repos/{owner}/{repo}/compare/{basehead}']);
     expect(logged.join('')).toContain(`::warning::${said}`);
     expect(readFileSync(join(workspace, 'outputs.txt'), 'utf8')).toMatch(/^comment-status<<[^\n]*\nskipped-fork\n/m);
     // A refused merge: the job summary holds the refusal, not results (was: "The results are in the job summary"), in the same one line.

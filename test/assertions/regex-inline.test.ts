@@ -4,9 +4,9 @@
 
 import { describe, expect, it } from 'vitest';
 import { INLINE_STEPS, inlineSteps, linearEngineUsable, mayNeedPool, quantifierCounts, runsInline } from '../../src/assertions/regex-inline.js';
-import { useCountedPools } from '../support/regex-pool.js';
+import { AMPLE_MS, useCountedPools } from '../support/regex-pool.js';
 
-/** A real pool (budget 100 ms) that counts its workers, under the evaluator a run uses. */
+/** A real pool (its budget given) that counts its workers, under the evaluator a run uses. */
 const counted = useCountedPools();
 
 describe('quantifierCounts', () => {
@@ -83,7 +83,7 @@ describe('quantifierCounts', () => {
 
 describe('withInlineRegex', () => {
   it("gives the pool's own results (matched, clipped, no match, compile errors, g and y from the start) without starting a worker", async () => {
-    const { evaluator, pool, spawned } = counted(100);
+    const { evaluator, pool, spawned } = counted(AMPLE_MS);
     const cases: [string, string, string][] = [
       ['30 days', 'i', 'Refunds within 30 Days.'],
       ['30 days', '', 'Refunds within 30 Days.'],

@@ -3,15 +3,11 @@ import { Worker as RealWorker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRegexPool, MAX_MATCH_CHARS } from '../../src/assertions/index.js';
 import type { RegexEvaluator } from '../../src/types.js';
-import { switchableWatchdog } from '../support/held-timeout.js';
+import { heldTimeout, switchableWatchdog } from '../support/held-timeout.js';
+import { AMPLE_MS } from '../support/regex-pool.js';
 
 const RUNAWAY = '^(a+)+$';
 const RUNAWAY_TEXT = `${'a'.repeat(40)}!`;
-/**
- * The budget of a pool whose every pattern finishes: so long that no loaded machine turns one into a
- * timeout. The short budgets below are only for a runaway, which can never finish, whatever the load.
- */
-const AMPLE_MS = 60_000;
 
 /**
  * Blocks the main thread, as a loaded machine or a stopped process would, then fires the held
@@ -150,10 +146,14 @@ describe('regex pool', () => {
       const { parentPort } = require('node:worker_threads');
       parentPort.on('message', () => {});
       parentPort.postMessage({ ready: true });`;
-    // One window serves the ready signal and the start of a job: wide enough that a loaded machine's
-    // slow thread start still reads as ready, so that only the job's start can run out.
-    const p = pool({ size: 1, timeoutMs: 50, startupTimeoutMs: 2000, workerSource: source });
-    expect(await p.test('a', '', 'a')).toEqual({ kind: 'worker_failed', message: 'the worker did not start the evaluation within 2,000 ms' });
+    // One window serves the ready signal and the start of a job. The deadline to report ready is held
+    // (never fired): the thread is ready when it says so, however long a loaded machine takes to start
+    // it (60-90 ms idle, far more than this window), and only the start of the job can run out.
+    const ready = heldTimeout();
+    const p = pool({ size: 1, timeoutMs: 50, startupTimeoutMs: 20, startupTimer: ready.timer, workerSource: source });
+    expect(await p.test('a', '', 'a')).toEqual({ kind: 'worker_failed', message: 'the worker did not start the evaluation within 20 ms' });
+    // The deadline of the worker, and of the one that replaced it.
+    expect(ready.started).toEqual([20, 20]);
   });
 
   it('reports worker_failed when a worker exits during an evaluation', async () => {

@@ -295,6 +295,24 @@ describe('agent-replay init', () => {
     expect(await readFile(join(cwd, '.github/workflows/agent-replay.yml'), 'utf8')).toContain('agent-path: /v1/chat/completions');
   });
 
+  it('a suite whose config file is config.yaml gets no config.yml beside it (it would be read in its place): config.yaml is kept, its preset replayed and named', async () => {
+    const cwd = await emptyProject();
+    await mkdir(join(cwd, '.agent-replay'), { recursive: true });
+    const own = 'agent:\n  preset: openai-chat\n  url: http://localhost:3000/v1/chat/completions\n';
+    await writeFile(join(cwd, '.agent-replay/config.yaml'), own);
+    const run = await initIn(cwd, ['--preset', 'anthropic-messages']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(cwd, '.agent-replay/config.yml'))).toBe(false);
+    expect(run.stdout).toContain('skipped  .agent-replay/config.yaml (it exists; left as it is)');
+    expect(await readFile(join(cwd, '.agent-replay/config.yaml'), 'utf8')).toBe(own);
+    expect(run.stdout).toContain('the x-api-key header under agent.headers in .agent-replay/config.yaml to run it locally.\n');
+    expect(run.stderr).toContain('warning: .agent-replay/config.yaml was already there and is left as it is: its agent.preset is openai-chat, not anthropic-messages');
+    expect(run.stderr).toContain('or move .agent-replay/config.yaml aside and run init again');
+    expect(`${run.stdout}${run.stderr}`).not.toContain('config.yml');
+    // The example fixture it writes says a judge is set in config.yaml.
+    expect(await readFile(join(cwd, '.agent-replay/fixtures/example-greeting.yml'), 'utf8')).toContain('threshold: 0.7 }   needs a judge in config.yaml\n');
+  });
+
   it("reads the name GitHub gives a check workflow already there: its name:, else its path; none when it is agent-replay or cannot be read", async () => {
     // keptCheckName reads YAML with the package init loads first: loaded here, so the test stands alone (-t).
     await loadYamlPackage();

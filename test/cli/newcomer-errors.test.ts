@@ -94,7 +94,7 @@ describe('--dir naming a file', () => {
     for (const [argv, shown] of cases) {
       const r = await cli(argv, cwd);
       expect(r.code, argv.join(' ')).toBe(2);
-      expect(r.stderr).toContain(`error: ${shown}: a file, not a folder: --dir (the dir input in the Action) takes the suite folder, the one that holds config.yml and fixtures/`);
+      expect(r.stderr).toContain(`error: ${shown}: a file, not a folder: --dir (the dir input in the Action) takes the suite folder, the one that holds config.yml (or config.yaml) and fixtures/`);
       expect(r.stderr).toContain('fix: point --dir (the dir input) at .agent-replay, the suite folder this file is in');
       expect(r.stderr).not.toContain('does not exist');
     }

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { agentConfig, cli, makeProject, serve, useCleanup } from './helpers.js';
 import { startServer, json as judgeJson, type TestServer } from '../judge/server.js';
 import { startShopAgent } from '../support/shop-agent.js';
+import { AMPLE_MS } from '../support/regex-pool.js';
 import { nativeEcho, type AgentHandler } from '../support/agent-server.js';
 import { loadSuite } from '../../src/suite/index.js';
 import { checkFixtureFile } from '../../src/suite/fixtures.js';
@@ -45,6 +46,12 @@ const routed: AgentHandler = (req) => {
     },
   };
 };
+
+/**
+ * probe matches every regex in the worker pool: a budget no loaded machine runs out of, for the tests
+ * whose pattern finishes and whose verdict is asserted (the default 100 ms is the worker's own time).
+ */
+const AMPLE_REGEX = `regex: { timeoutMs: ${AMPLE_MS} }\n`;
 
 async function project(url: string, extra = '', fixtures: Record<string, string> = { 'greeting.yml': 'label: greeting\nmessage: hello\n' }): Promise<string> {
   return makeProject({ config: agentConfig(url, extra), fixtures });
@@ -184,7 +191,7 @@ describe('agent-replay probe: assertions and exit status', () => {
 
   it('regex: /pattern/flags with the flags applied', async () => {
     const agent = await serve(routed);
-    const cwd = await project(agent.url);
+    const cwd = await project(agent.url, AMPLE_REGEX);
     const pass = await cli(['probe', 'refund?', '--assert', 'regex:/REFUNDS? are/i'], cwd);
     expect(pass.code, pass.stdout).toBe(0);
     expect(pass.stdout).toMatch(/verdict pass: .*Refunds are/);
@@ -433,7 +440,7 @@ describe('agent-replay probe: usage errors send nothing', () => {
 describe('agent-replay probe --save', () => {
   it('writes fixtures/<label>.yml that validate accepts, with the message, persona and assertion probed', async () => {
     const agent = await serve(routed);
-    const cwd = await project(agent.url);
+    const cwd = await project(agent.url, AMPLE_REGEX);
     const r = await cli(['probe', 'Can I get my money back?', '--persona', 'returning-customer', '--assert', 'regex:/30 days/i', '--save', 'refund-policy'], cwd);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('saved .agent-replay/fixtures/refund-policy.yml (label refund-policy)');

@@ -3,7 +3,7 @@
 // from the same table that parses.
 
 import { describe, expect, inject, it } from 'vitest';
-import { closest, COMMANDS, editDistance, FLAGS, parseArgv, type CommandName } from '../../src/cli/options.js';
+import { closest, commandHelp, COMMANDS, editDistance, FLAGS, parseArgv, type CommandName } from '../../src/cli/options.js';
 import { agentConfig, cli, makeProject, serve, spawnCli as spawnBundle, useCleanup } from './helpers.js';
 
 useCleanup();
@@ -115,6 +115,14 @@ describe('help', () => {
     expect((await cli(['init', '--help'], cwd)).stdout).toContain('Exit status: 0 done (a file already there is skipped, not an error); 2 a usage error, or a file\ninit could not write');
     // The demo is interruptible as run is (docs/cli.md, "Interrupted runs"): its help says so.
     expect((await cli(['demo', '--help'], cwd)).stdout).toContain('exits 0; 130 (SIGINT) or 143 (SIGTERM)\nwhen interrupted.');
+  });
+
+  it("names the suite's config file by either name, config.yml (or config.yaml): a config.yaml suite's flags are said to be set over its own file", () => {
+    for (const command of COMMAND_NAMES) {
+      const help = commandHelp(command).replace(/\s+/g, ' ');
+      expect(help.split('config.yml').length, command).toBe(help.split('config.yml (or config.yaml)').length);
+    }
+    expect(commandHelp('run').replace(/\s+/g, ' ')).toContain("--agent-url URL the agent's URL, instead of agent.url in config.yml (or config.yaml)");
   });
 
   it('<command> --help prints that command\'s usage and each of its flags on one line; help <command> is the same', async () => {

@@ -19,7 +19,7 @@ import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from '
 import { parse, parseDocument } from 'yaml';
 import { envInputGetter, readInputs } from '../../src/action/inputs.js';
 import { COMMANDS, parseArgv, type CommandName } from '../../src/cli/options.js';
-import { AGENT_PRESETS, baselineSchema, loadSuite, personaBaselineSchema, serializeBaseline } from '../../src/suite/index.js';
+import { AGENT_PRESETS, baselineSchemas, loadSuite, serializeBaseline } from '../../src/suite/index.js';
 import { JUDGE_PROMPT_VERSION } from '../../src/judge/prompt.js';
 import { startDemoServer } from '../../src/demo/server.js';
 import { incompleteCause, lateCause, noSpansCause, notUnderAttemptCause } from '../../src/traces/observer.js';
@@ -405,6 +405,7 @@ describe('the baseline examples', () => {
       expect(brief(r.warnings), where(b)).toEqual([]);
       if (kindOf(b)!.kind !== 'baseline') return;
       // In the key order acceptance writes; byte for byte when the page shows it as written (one key a line, no object on one line).
+      const { baselineSchema, personaBaselineSchema } = baselineSchemas();
       const written = serializeBaseline(baseline.kind === 'persona' ? personaBaselineSchema.parse(baseline) : baselineSchema.parse(baseline));
       expect(JSON.stringify(baseline), `${where(b)}: the keys in the order acceptance writes them`).toBe(JSON.stringify(JSON.parse(written)));
       if (!/[[{] "/.test(b.text)) expect(b.text, `${where(b)}: as acceptance writes it`).toBe(written);

@@ -22,11 +22,11 @@ afterEach(async () => {
   while (dirs.length > 0) await rm(dirs.pop() as string, { recursive: true, force: true });
 });
 
-async function suite(config: string, fixtures: string): Promise<string> {
+async function suite(config: string, fixtures: string, configName = 'config.yml'): Promise<string> {
   const cwd = await mkdtemp(join(tmpdir(), 'agent-replay-engine-'));
   dirs.push(cwd);
   await mkdir(join(cwd, '.agent-replay', 'fixtures'), { recursive: true });
-  await writeFile(join(cwd, '.agent-replay', 'config.yml'), config);
+  await writeFile(join(cwd, '.agent-replay', configName), config);
   await writeFile(join(cwd, '.agent-replay', 'fixtures', 'f.yml'), fixtures);
   return cwd;
 }
@@ -149,6 +149,23 @@ describe('runCheck', () => {
       expect(result.record.agent.endpoint).toBe('http://***/chat');
       expect(serializeRecord(result.record)).not.toContain(hostPort);
       expect(renderComment(result.record, DEFAULT_CONTEXT)).not.toContain(hostPort);
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("the agent client is told the suite's config file: a config.yaml suite's stored error names config.yaml (docs/configuration.md)", async () => {
+    // A stream of the agent's own JSON with no reply path set: the fix is to set one in the suite's file.
+    const agent = await startAgentServer(() => ({ headers: { 'content-type': 'text/event-stream' }, body: 'data: {"reply":"Hi"}\n\n' }));
+    try {
+      const cwd = await suite(`agent:\n  url: ${agent.url}/chat\n  start: false\n  retries: 0\n`, 'fixtures:\n  - { label: a, message: hi, assert: { contains: Hi } }\n', 'config.yaml');
+      const result = await runCheck(options(cwd), { makeRegex: fakes().deps.makeRegex });
+      expect(result.kind).toBe('ran');
+      if (result.kind !== 'ran') return;
+      expect(result.record.configName).toBe('config.yaml');
+      expect(result.record.fixtures[0]?.error).toBe(
+        'message turn: no reply text and no tool call could be read from the stream (JSON events of no known format, 1 event: {reply}): set agent.response.reply in config.yaml to the path of the text in each event',
+      );
     } finally {
       await agent.close();
     }

@@ -18,6 +18,7 @@ import type { Clock, RunRecord } from '../../src/types.js';
 import { nativeEcho, startAgentServer, type AgentServer } from '../support/agent-server.js';
 import { json, startServer, type TestServer } from '../judge/server.js';
 import { fixture, run } from '../report/fixtures.js';
+import { AMPLE_MS } from '../support/regex-pool.js';
 
 const { servers, dirs } = closedAfterEach();
 
@@ -178,6 +179,7 @@ describe('spend in the record', () => {
 
 // The patterns that need the pool carry flag u: on Node 24, V8's linear-time engine would match them
 // on the main thread otherwise (src/assertions/regex-inline.ts), and no worker would start.
+// Their pools have an ample budget, not the config's 100 ms: every pattern here finishes, and its verdict is asserted.
 describe('regex workers at the start of the run', () => {
   it('are started before the agent is first called', async () => {
     const agent = await startAgentServer(nativeEcho);
@@ -189,7 +191,7 @@ describe('regex workers at the start of the run', () => {
       makeRegex: (config) =>
         createRegexPool({
           size: config.regex.workers,
-          timeoutMs: config.regex.timeoutMs,
+          timeoutMs: AMPLE_MS,
           spawnWorker: (source: string, opts: WorkerOptions): Worker => {
             events.push(`spawn (agent requests so far: ${agentSeen.length})`);
             return new RealWorker(source, opts);
@@ -216,7 +218,7 @@ describe('regex workers at the start of the run', () => {
           withInlineRegex(
             createRegexPool({
               size: config.regex.workers,
-              timeoutMs: config.regex.timeoutMs,
+              timeoutMs: AMPLE_MS,
               spawnWorker: (source: string, opts: WorkerOptions): Worker => {
                 events.push(`spawn (agent requests so far: ${agent.requests.length - seen})`);
                 return new RealWorker(source, opts);

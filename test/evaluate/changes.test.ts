@@ -107,6 +107,54 @@ describe('compare reads the same dimensions', () => {
     // The earlier run's replies accepted between the runs (the later's baseline): its meaning names attempt 2, as before.
     const earlier = { ...script(turns, undefined), baseline: personaBaseline('p', other) };
     expect(firstCause(earlier, script(other, moved))).toEqual({ cause: 'meaning_changed', detail: moved.detail });
+    // Another transcript accepted between the runs: attempt 2, which the earlier meaning names, is what changed, and the baseline's change is said.
+    const reworded = turns.map((t) => (t.index === 1 ? { ...t, reply: 'Sorry to hear that. Your order number?' } : t));
+    const before = { ...script(other, moved), baseline: personaBaseline('p', reworded), drift: { transcript: 'different', route: 'same', verdict: 'still_passing', meaning: moved } } as PersonaRecord;
+    expect(firstCause(before, script(turns, undefined))).toEqual({
+      cause: 'transcript_changed',
+      detail: "attempt 2's transcript changed; the item before: attempt 2: turn 2 changed in meaning: dates 28 November → 30 November; now: the same as the baseline; the baseline changed between the runs",
+    });
+  });
+
+  // A baseline accepted between the runs (docs/evaluations.md#compare): the reply shown the same in
+  // both, a repeated item's attempt 2 replied otherwise, each run against its own baseline.
+  describe('a repeated fixture whose baseline changed between the runs', () => {
+    const [r0, r1, r2] = ['Returns are accepted within 30 days of delivery.', 'You can return it within 30 days after delivery.', 'Returns are accepted within 14 days of delivery.'];
+    const attempt = (reply: string, meaning?: Meaning): NonNullable<FixtureRecord['attempts']>[number] => ({ errored: false, error: null, errorKind: null, reply, route: null, verdict: 'pass', detail: 'ok', score: null, rationale: null, durationMs: 1, ...(meaning ? { meaning } : {}) });
+    /** The item against the baseline `stored`, its attempts replying `replies` (attempt 1 shown). */
+    const item = (stored: string, replies: [string, string], meaning: Meaning | undefined, second?: Meaning): FixtureRecord =>
+      fixture('a', {
+        reply: replies[0],
+        baseline: baseline('a', stored),
+        attempts: [attempt(replies[0]), attempt(replies[1], second)],
+        repeat: { count: 2, minPass: 2, passed: 2, flaky: false },
+        drift: { ...same, reply: replies[0] === stored ? 'same' : 'different', ...(meaning ? { meaning } : {}) },
+      });
+    const numbers: Meaning = { value: 'changed', by: 'facts', detail: 'numbers 30 → 14' };
+    const byAttempt2: Meaning = { ...numbers, detail: 'attempt 2: numbers 30 → 14' };
+
+    it('names the attempt a run\'s meaning names whose reply changed, and says the baseline changed', () => {
+      // Changed by attempt 2 against the first baseline; all attempts the second baseline's reply after: not "nothing changed".
+      expect(firstCause(item(r0, [r1, r2], byAttempt2, numbers), item(r1, [r1, r1], undefined))).toEqual({
+        cause: 'reply_changed',
+        detail: 'attempt 2\'s reply changed: "Returns are accepted within 14 days of delivery." → "You can return it within 30 days after delivery."; the item before: changed in meaning: attempt 2: numbers 30 → 14; now: the same as the baseline; the baseline changed between the runs',
+      });
+      // meaning.check off, the earlier run's reply accepted: its reply changed against the first baseline, attempt 2 names the later.
+      const otherwise: Meaning = { value: 'unchecked', by: null, detail: 'attempt 2: replied otherwise than attempt 1' };
+      expect(firstCause(item(r0, [r1, r1], undefined), item(r1, [r1, r2], otherwise))).toEqual({
+        cause: 'reply_changed',
+        detail: 'attempt 2\'s reply changed: "You can return it within 30 days after delivery." → "Returns are accepted within 14 days of delivery."; the item before: reply changed; now: meaning not checked: attempt 2: replied otherwise than attempt 1; the baseline changed between the runs',
+      });
+    });
+
+    it('reads the later meaning where the earlier run\'s reply became its baseline, and names no attempt no meaning names', () => {
+      // The later run compared with the earlier run's reply: its meaning is the change, as for a reply (meaningComparable).
+      expect(firstCause(item(r0, [r1, r1], { value: 'reworded', by: 'judge', detail: null }), item(r1, [r1, r2], byAttempt2, numbers))).toEqual({ cause: 'meaning_changed', detail: 'changed in meaning: attempt 2: numbers 30 → 14' });
+      // Attempt 2's reply changed, but neither run stood where it put the item: the move is the accepted baseline's, not an attempt's.
+      expect(firstCause(item(r0, [r1, r2], undefined), item(r1, [r1, r1], undefined))).toBeNull();
+      // The reply shown changed: that is the cause, as for any item.
+      expect(firstCause(item(r0, [r0, r0], undefined), item(r1, [r1, r2], byAttempt2, numbers))?.detail).toBe('reply changed: "Returns are accepted within 30 days of delivery." → "You can return it within 30 days after delivery."');
+    });
   });
 });
 

@@ -9,7 +9,6 @@ import {
   FACTS_ONLY_CAUSE,
   judgedMeaning,
   meaningWithoutModel,
-  NO_MEANING_JUDGE_CAUSE,
   normalizeReply,
   numbersOf,
   scriptMeaning,
@@ -833,8 +832,8 @@ describe('the ladder decides', () => {
       throw new Error('boom');
     };
     expect(await decide('You can cancel', 'You cannot cancel', [], judgeOptions(throwing))).toMatchObject({ value: 'unchecked', by: null, detail: 'meaning judge failed: boom' });
-    expect(await decide('You can cancel', 'You cannot cancel', [], judgeOptions(null))).toEqual({ value: 'unchecked', by: null, detail: NO_MEANING_JUDGE_CAUSE });
-    // The cause names the suite's config file.
+    // The cause names the suite's config file: config.yml when the caller does not say it.
+    expect(await decide('You can cancel', 'You cannot cancel', [], judgeOptions(null))).toEqual({ value: 'unchecked', by: null, detail: 'no meaning judge configured (add a judge or a meaning section with a model to config.yml)' });
     expect(await decide('You can cancel', 'You cannot cancel', [], { ...judgeOptions(null), configName: 'config.yaml' })).toMatchObject({ detail: 'no meaning judge configured (add a judge or a meaning section with a model to config.yaml)' });
   });
 

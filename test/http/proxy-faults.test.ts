@@ -581,6 +581,13 @@ describe('a trace store', () => {
     const url = 'https://tempo.test/api/v2/traces/4bf92f3577b34da6a3ce929d0e0e4736';
     // The connect timeout (100 ms) first: the proxy's failure, asked again until waitMs (here
     // passed at the clock's second reading: undici's timer for it ticks every half second).
+    // A real 100 ms, and no race: the branch is undici's wait for the proxy's answer to CONNECT (the
+    // headersTimeout of the client to the proxy, src/http/proxy-agent.ts), an answer this proxy never
+    // gives, so that timer fires however late a loaded machine lets it; no injected Timer reaches it.
+    // The same 100 ms bounds the TCP connection to the proxy, which the kernel completes at once on
+    // loopback (the proxy listens), and undici ends a connection on that timeout only after a
+    // setImmediate, once the event loop has polled the socket: a stalled loop sees the connection
+    // made first. The request's own cut-off (waitMs and its 60 s grace) is far behind both.
     let t = 0;
     const late: PollClock = { now: () => (t += 2500), sleep: () => Promise.resolve() };
     const unanswered = await failure(createQuerySource({ kind: 'tempo', url: 'https://tempo.test', apiKey: null, headers: {}, waitMs: 2000, graceMs: 60_000, connectTimeoutMs: 100, clock: late, network }));

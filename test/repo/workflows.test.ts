@@ -126,6 +126,20 @@ describe('.github/workflows', () => {
     expect(job.steps.at(-2)!.id).toBe('diff');
   });
 
+  it('every job that rebuilds dist/ (check-dist, the release) does it on Node 20, the Node dist/ is built with', async () => {
+    const rebuilt: string[] = [];
+    for (const [name, { yaml }] of Object.entries(await workflows())) {
+      for (const [id, job] of Object.entries(yaml.jobs)) {
+        const at = job.steps.findIndex((s) => s.run?.split('\n').some((l) => l.trim() === 'npm run package'));
+        if (at < 0) continue;
+        rebuilt.push(`${name} ${id}`);
+        const node = job.steps.slice(0, at).filter((s) => s.uses?.startsWith('actions/setup-node@')).at(-1);
+        expect(node?.with?.['node-version'], `${name} ${id}`).toBe(20);
+      }
+    }
+    expect(rebuilt).toEqual(['check-dist.yml check-dist', 'release.yml test']);
+  });
+
   it('dogfood runs the Action from the checkout (uses: ./) against the demo agent it starts, on pull requests, with inputs action.yml declares', async () => {
     const { yaml } = (await workflows())['dogfood.yml']!;
     expect(Object.keys(yaml.on)).toEqual(['pull_request']);

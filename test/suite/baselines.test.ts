@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { baselinePath, baselineSchema, formatIssue, isValidLabel, LABEL_RE, serializeBaseline } from '../../src/suite/index.js';
+import { baselinePath, baselineSchemas, formatIssue, isValidLabel, LABEL_RE, serializeBaseline } from '../../src/suite/index.js';
 import { checkBaselineFile } from '../../src/suite/baselines.js';
 import { loadYamlPackage } from '../../src/suite/yaml/package.js';
 import type { Baseline } from '../../src/types.js';
@@ -72,12 +72,13 @@ describe('serializeBaseline', () => {
     const b: Baseline = { label: 'x', reply: '', route: null, verdict: 'fail', acceptedAt: 't', commit: null };
     const text = serializeBaseline(b);
     expect(text).toBe('{\n  "label": "x",\n  "reply": "",\n  "route": null,\n  "verdict": "fail",\n  "acceptedAt": "t",\n  "commit": null\n}\n');
-    expect(baselineSchema.parse(JSON.parse(text))).toEqual(b);
+    expect(baselineSchemas().baselineSchema.parse(JSON.parse(text))).toEqual(b);
   });
 });
 
 describe('baselineSchema', () => {
   it('is strict and allows only pass or fail', () => {
+    const { baselineSchema } = baselineSchemas();
     const ok = { label: 'x', reply: 'r', route: { conversation: 'c', stage: 's' }, verdict: 'pass', acceptedAt: 't', commit: 'sha' };
     expect(baselineSchema.safeParse(ok).success).toBe(true);
     expect(baselineSchema.safeParse({ ...ok, verdict: 'not_evaluated' }).success).toBe(false);

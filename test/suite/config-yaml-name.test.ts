@@ -22,7 +22,7 @@ import { createRegexPool } from '../../src/assertions/index.js';
 import { defaultConfig } from '../../src/config.js';
 import { NO_BASELINES, replay } from '../../src/replay/index.js';
 import { FACTS_ONLY_CAUSE } from '../../src/evaluate/meaning/index.js';
-import type { Fixture, PersonaScript } from '../../src/types.js';
+import type { ErrorKind, Fixture, PersonaScript } from '../../src/types.js';
 import { replayOptions } from '../support/replay-options.js';
 import { renderCalibrationMarkdown, renderCalibrationText } from '../../src/calibrate/render.js';
 import { summarizeCalibration } from '../../src/calibrate/summary.js';
@@ -82,6 +82,10 @@ describe('a config.yaml suite is told of config.yaml', () => {
     const refused = await cli(['calibrate'], await yaml('agent:\n  url: http://127.0.0.1:9/chat\njudge: { baseUrl: "http://127.0.0.1:9/v1", apiKey: k }\ncost: { capUsd: 0.0001, judgeCallUsd: 0.005 }\n'));
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('To run it anyway, rerun with --confirm-cost, or raise cost.capUsd in .agent-replay/config.yaml.\n');
+    // A judge section no judge could be made from (an injected maker, in process) names config.yaml too.
+    const unmade = await cli(['calibrate'], await yaml('agent:\n  url: http://127.0.0.1:9/chat\njudge: { baseUrl: "http://127.0.0.1:9/v1", apiKey: k }\n'), {}, { engine: { makeJudge: () => null } });
+    expect(unmade.code).toBe(2);
+    expect(unmade.stderr).toContain('agent-replay: no judge could be made from .agent-replay/config.yaml\n');
   });
 
   it("probe --save --preset: the preset to set for run is set in config.yaml", async () => {
@@ -119,6 +123,29 @@ describe('a config.yaml suite is told of config.yaml', () => {
     const read = runRecordSchema.parse(older);
     expect(causeOf(read.fixtures[0]!, null, false, false, undefined, read.configName)?.hint).toBe('add a judge section to config.yml (judge assertions and criteria need one)');
     expect(runRecordSchema.safeParse({ ...record, configName: 'settings.yml' }).success).toBe(false);
+  });
+
+  it("a cause's fix names the suite's file where the fix is written: a name it quotes is kept as it came, and every fix that sets a key names config.yaml", () => {
+    // A record's error can say anything (a fork's run, read by report): a path it quotes that holds " in config.yml" is not rewritten.
+    const quoted = fixture('quoted', { errored: true, errorKind: 'missing_reply', error: 'message turn: response has no string at "reply" (found nothing; the response is an object (keys: notes); its text may be at "notes in config.yml")', reply: null, route: null, verdict: null, drift: null, detail: '' });
+    const hintOf = (over: Parameters<typeof fixture>[1], file?: string): string | null | undefined => causeOf(fixture('x', over), null, false, false, undefined, file)?.hint;
+    expect(causeOf(quoted, null, false, false, undefined, 'config.yaml')?.hint).toBe('the answer\'s text may be at "notes in config.yml": set agent.response.reply: notes in config.yml in config.yaml if that is the reply, or check agent.preset');
+    expect(causeOf(quoted, null)?.hint).toBe('the answer\'s text may be at "notes in config.yml": set agent.response.reply: notes in config.yml in config.yml if that is the reply, or check agent.preset');
+    // Each fix that sets a key: config.yaml's, and config.yml's as before when the record names none.
+    const errored = (errorKind: ErrorKind, error: string): Parameters<typeof fixture>[1] => ({ errored: true, errorKind, error, reply: null, route: null, verdict: null, drift: null, detail: '' });
+    const unevaluated = (detail: string): Parameters<typeof fixture>[1] => ({ verdict: 'not_evaluated', detail });
+    const cases: [Parameters<typeof fixture>[1], string][] = [
+      [errored('http', 'message turn: agent returned HTTP 400 after 1 attempt: {"error":"bad"}'), 'the agent rejected the request: check agent.preset or agent.request.body in config.yaml'],
+      [errored('timeout', 'message turn: no answer from the agent within 30000 ms'), 'raise agent.timeoutMs in config.yaml if the agent is slow, or check that it is up'],
+      [errored('missing_reply', 'message turn: response has no string at "reply" (found nothing; the response is an object (keys: id))'), 'check agent.preset, or agent.response.reply in config.yaml'],
+      [unevaluated('regex /(a+)+$/ did not finish within its 100 ms budget'), 'simplify the pattern, or raise regex.timeoutMs in config.yaml'],
+      [unevaluated('judge unreachable: no answer from the judge within 250 ms'), 'raise judge.timeoutMs in config.yaml if the judge is slow, or check judge-base-url (judge.baseUrl) and that it is up'],
+      [unevaluated('simulator unreachable: no answer from the simulator within 250 ms'), 'raise judge.timeoutMs in config.yaml if the simulator is slow, or check simulator.baseUrl (else judge-base-url (judge.baseUrl)) and that it is up'],
+    ];
+    for (const [over, fix] of cases) {
+      expect(hintOf(over, 'config.yaml')).toBe(fix);
+      expect(hintOf(over)).toBe(fix.replace(' config.yaml', ' config.yml'));
+    }
   });
 
   it("the suite-edited block names config.yaml: a repeat of none of its own, the inputs over its settings, what a workflow's steps rewrite", () => {

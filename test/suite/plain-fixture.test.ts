@@ -3,7 +3,7 @@
 // the keys and value types YAML can give, and on the shapes a suite really has.
 
 import { describe, expect, it } from 'vitest';
-import { fixtureSchema, isPlainFixture } from '../../src/suite/fixtures.js';
+import { fixtureSchemas, isPlainFixture } from '../../src/suite/fixtures.js';
 
 /** A small seeded generator (mulberry32), so a failing case can be replayed. */
 function random(seed: number): () => number {
@@ -56,7 +56,7 @@ describe('isPlainFixture', () => {
       const f = randomFixture(next);
       if (isPlainFixture(f)) {
         plain++;
-        const parsed = fixtureSchema.safeParse(f);
+        const parsed = fixtureSchemas().fixtureSchema.safeParse(f);
         expect(parsed.success, JSON.stringify(f)).toBe(true);
         expect(parsed.data).toEqual(f);
       } else other++;

@@ -8,6 +8,14 @@ import { createRegexPool } from '../../src/assertions/index.js';
 import { withInlineRegex } from '../../src/assertions/regex-inline.js';
 import type { RegexEvaluator } from '../../src/types.js';
 
+/**
+ * The budget of a pool whose every pattern finishes: so long that no loaded machine turns one into a
+ * timeout. The pool's default 100 ms (regex.timeoutMs) counts the worker's own time from the moment
+ * it starts a pattern, so a worker the machine leaves waiting mid-evaluation (a busy 2-core runner)
+ * reads as over budget: only a runaway, which can never finish, is given a short one.
+ */
+export const AMPLE_MS = 60_000;
+
 export interface CountedPool {
   /** What a run uses: the main thread where it may, else `pool`. */
   evaluator: RegexEvaluator;

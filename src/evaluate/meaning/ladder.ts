@@ -37,9 +37,6 @@ export function noMeaningJudgeCause(file: string = NEW_CONFIG_NAME): string {
   return `no meaning judge configured (add a judge or a meaning section with a model to ${file})`;
 }
 
-/** The cause of a suite with config.yml (noMeaningJudgeCause). */
-export const NO_MEANING_JUDGE_CAUSE = noMeaningJudgeCause();
-
 /**
  * The meaning the cheap rungs decide, without a model: null when there is none to give (a reply
  * missing, the replies equal byte for byte, or `check: off`), `'judge'` when only the meaning
