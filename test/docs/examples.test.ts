@@ -337,6 +337,12 @@ describe("docs/troubleshooting.md's configuration errors", () => {
       'invalid YAML: the } on line 5 closes the { opened at line 3, column 12 but is indented less than "headers" on line 3, ...',
       { [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  headers: { A: b,\n    C: d\n}\ncost: { capUsd: 1 ]\n', [`${F}/a.yml`]: SMALLEST.fixture },
     ],
+    ['invalid YAML: the value "@support can you help?" on line 2 starts with @, which YAML does not allow at the start of unquoted text', { [`${F}/a.yml`]: 'label: a\nmessage: @support can you help?\n' }],
+    [
+      'invalid YAML: "label" on line 4 is at the column of the "-" of the list item on line 2, so YAML reads it neither as a key of that item nor as an item of the list',
+      { [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    message: hi\n  label: b\n' },
+    ],
+    ['invalid YAML: line 3 writes "：" (a full-width colon) after the key "message", which YAML reads as a letter, not as the ":" after a key', { [`${F}/a.yml`]: 'label: a\n# greeting\nmessage：hi\n' }],
     ['unknown key "cap" in cost (written "costs" on line 3)', { [C]: 'agent: { url: https://preview.example.com/api/chat }\n\ncosts:\n  cap: 1\n', [`${F}/a.yml`]: SMALLEST.fixture }],
   ];
 

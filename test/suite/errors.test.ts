@@ -103,7 +103,11 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       `${F}/a.yml:3:2: invalid YAML: the list item on line 3 starts at another column than the list's items above it`,
       `${F}/b.yml:4:4: invalid YAML: the list item on line 4 starts at another column than the list's items above it`,
     ]);
-    expect(r.errors[0]!.fix).toContain('start its "-" at the column of the other items\' "-"');
+    // Its "-" at the item above's column, with the line as it then reads; line 4 is at the keys' column it moves to.
+    expect(r.errors.map((e) => e.fix)).toEqual([
+      'start its "-" at the beginning of the line (not after 1 space), as the "-" on line 1, so that line 3 reads\n    - label: a2',
+      'indent its "-" by 2 spaces (not 3), as the "-" on line 2, so that line 4 reads\n      - label: b2\n  and move line 5 left by 1 space too',
+    ]);
   });
 
   it('a list item indented under the item above is one error, at its "-", with the line as it should read', async () => {

@@ -122,7 +122,7 @@ describe("the parser's words after the first mistake", () => {
   it('are said after a key written twice, which loses the parser nothing (the file is not read past a syntax error)', () => {
     expect(said('label: a\nlabel: b\nmessage: hi\nfollowUps:\n  - text: one\n   two: x\n').map((s) => s.split('\n')[0])).toEqual([
       '2:1: invalid YAML: the key "label" appears twice in one mapping (first on line 1)',
-      '6:1: invalid YAML: Sequence item without - indicator',
+      '6:4: invalid YAML: "two" on line 6 is indented by 3 spaces, less than "text" on line 5 (4), so YAML does not read it as a key of that list item',
     ]);
   });
 });
@@ -151,10 +151,38 @@ describe('a key one space off the keys beside it', () => {
   });
 });
 
+describe('a key one space short of a one-item list\'s keys', () => {
+  it('is said at the key, the "-" placed by the list\'s key an even number of spaces above it, with the item\'s next keys at that column', () => {
+    expect(said('fixtures:\n  - label: a\n   message: hi\n')).toEqual([
+      '3:4: invalid YAML: "message" on line 3 is indented by 3 spaces, less than "label" on line 2 (4), so YAML does not read it as a key of that list item\n  fix: indent it by 4 spaces (not 3), as "label" on line 2, so that line 3 reads\n        message: hi',
+    ]);
+    expect(said('suite:\n  fixtures:\n    - label: a\n     message: hi\n     persona: p\n     assert:\n       contains: x\n').join('\n')).toBe(
+      '4:6: invalid YAML: "message" on line 4 is indented by 5 spaces, less than "label" on line 3 (6), so YAML does not read it as a key of that list item\n  fix: indent it by 6 spaces (not 5), as "label" on line 3, so that line 4 reads\n          message: hi\n  and indent lines 5 and 6 by 6 spaces too',
+    );
+    expect(said('fixtures: # one\r\n  - label: a\r\n   message: hi\r\nconcurrency: 2\r\n').map((s) => s.split('\n')[0])).toEqual([
+      '3:4: invalid YAML: "message" on line 3 is indented by 3 spaces, less than "label" on line 2 (4), so YAML does not read it as a key of that list item',
+    ]);
+    // The "-" an odd number of spaces in: it may be the line out of place (the parser's words stay).
+    expect(said('fixtures:\n   - label: a\n    message: hi\n').map((s) => s.split('\n')[0])).toEqual(['3:1: invalid YAML: Sequence item without - indicator']);
+  });
+});
+
 describe('a line indented with a tab', () => {
   it('after a blank line: one error at the tab, not the parser\'s words at the blank line above it', () => {
     expect(said('fixtures:\n  - label: a\n    message: hi\n\n\t- label: b\n\t  message: hi\n')).toEqual([
       '5:1: invalid YAML: lines 5 and 6 are indented with a tab, which YAML does not allow\n  fix: indent with spaces, not tabs (set the editor to insert spaces for this file)',
+    ]);
+  });
+});
+
+describe('a quoted value with text after its closing quote, never closed at the line\'s end', () => {
+  it('is said at the value, with the line as it reads quoted whole', () => {
+    expect(said('label: a\nmessage: "say "hi" now\npersona: p\n')).toEqual([
+      `2:10: invalid YAML: the value on line 2 ends at the " after "say", so YAML cannot read the rest of the line ("hi\\" now")\n  fix: put the whole value in single quotes, so that line 2 reads\n    message: 'say "hi" now'\n  or write each " inside the value as \\" and close it with ", so that line 2 reads\n    message: "say \\"hi\\" now"`,
+    ]);
+    // Its quotes not in pairs: the value as written, its first quote part of the text.
+    expect(said('label: a\nmessage: "Hello" he said # greeting\n')).toEqual([
+      `2:10: invalid YAML: the value on line 2 ends at the " after "Hello", so YAML cannot read the rest of the line (" he said")\n  fix: if the quotes are part of the text, put the whole value in single quotes, so that line 2 reads\n    message: '"Hello" he said' # greeting\n  or put the whole value in double quotes, with each " inside it written as \\", so that line 2 reads\n    message: "\\"Hello\\" he said" # greeting`,
     ]);
   });
 });
@@ -201,9 +229,90 @@ describe('a quoted value that starts with its quote twice', () => {
     expect(said("label: a\nmessage: ''x'\n")).toEqual([
       `2:10: invalid YAML: the value on line 2 is an empty quoted text ('') followed by "x'", which YAML cannot read after its closing quote\n  fix: write each ' inside the value twice (''), so that line 2 reads\n    message: '''x'\n  or, if the first ' is one too many, remove it, so that line 2 reads\n    message: 'x'`,
     ]);
+    // Text after the closing quote: the text after the first quote is the value, quoted whole.
+    expect(said('label: a\nmessage: ""x" more\n')).toEqual([
+      `2:10: invalid YAML: the value on line 2 is an empty quoted text ("") followed by "x\\" more", which YAML cannot read after its closing quote\n  fix: put the whole value in single quotes, so that line 2 reads\n    message: '"x" more'\n  or write each " inside the value as \\" and close it with ", so that line 2 reads\n    message: "\\"x\\" more"`,
+    ]);
+    expect(said("fixtures:\n  - label: a\n    message: ''it' more # note\n")).toEqual([
+      `3:14: invalid YAML: the value on line 3 is an empty quoted text ('') followed by "it' more", which YAML cannot read after its closing quote\n  fix: put the whole value in double quotes, so that line 3 reads\n        message: "'it' more" # note\n  or write each ' inside the value twice ('') and close it with ', so that line 3 reads\n        message: '''it'' more' # note`,
+    ]);
     // Removing the first quote leaves a quote inside: only the escape is offered.
     expect(said('label: a\nmessage: ""hello" he said"\n')).toEqual([
       '2:10: invalid YAML: the value on line 2 is an empty quoted text ("") followed by "hello\\" he said\\"", which YAML cannot read after its closing quote\n  fix: write each " inside the value as \\", so that line 2 reads\n    message: "\\"hello\\" he said"',
+    ]);
+  });
+});
+
+describe('a value meant as text that starts with a character YAML reads otherwise', () => {
+  it('@, `, %, "- ", [ ] or { } with text after it: said at the value with the line in quotes', () => {
+    const first = (text: string): string[] => said(text).map((s) => s.split('\n').slice(0, 3).join('\n'));
+    expect(first('label: a\nmessage: @support can you help? # ping\n')).toEqual([
+      '2:10: invalid YAML: the value "@support can you help?" on line 2 starts with @, which YAML does not allow at the start of unquoted text\n  fix: put the value in quotes, so that line 2 reads\n    message: "@support can you help?" # ping',
+    ]);
+    expect(first('label: a\nmessage: `npm ci` fails\n')[0]).toMatch(/^2:10: .* starts with `, .*\n.*\n {4}message: "`npm ci` fails"$/);
+    expect(first('label: a\nmessage: %d items\n')[0]).toMatch(/\n {4}message: "%d items"$/);
+    expect(first('label: a\nmessage: - cancel my order\n')).toEqual([
+      '2:10: invalid YAML: the value "- cancel my order" on line 2 starts with "- ", which YAML reads as a list item, and a list cannot start on its key\'s line\n  fix: put the value in quotes, so that line 2 reads\n    message: "- cancel my order"',
+    ]);
+    expect(first('fixtures:\n  - label: a\n    message: [urgent] my order is late\n    followUps:\n      - {{name}} here\n')).toEqual([
+      '3:14: invalid YAML: the value "[urgent] my order is late" on line 3 starts with [, so YAML reads "[urgent]" as a list and cannot read the text after it\n  fix: put the value in quotes, so that line 3 reads\n        message: "[urgent] my order is late"',
+      '5:9: invalid YAML: the value "{{name}} here" on line 5 starts with {, so YAML reads "{{name}}" as a mapping and cannot read the text after it\n  fix: put the value in quotes, so that line 5 reads\n          - "{{name}} here"',
+    ]);
+  });
+
+  it('a block\'s | or > with text after it on its line: quoted, or the text on the line below', () => {
+    expect(said('label: a\nmessage: | Hello, I need help\n')).toEqual([
+      '2:10: invalid YAML: the value "| Hello, I need help" on line 2 starts with |, which YAML reads as the start of a block of text on the lines below, with nothing but a comment after it on its line\n  fix: put the value in quotes, so that line 2 reads\n    message: "| Hello, I need help"\n  or, for a block of text, end line 2 with the | and write the text on the lines below it, indented under the key:\n    message: |\n      Hello, I need help',
+    ]);
+  });
+});
+
+describe('a line of a | or > block left of its text', () => {
+  it('no deeper than its key: said at the line, indented under the key, not as a key whose ":" is left out', () => {
+    expect(said('label: a\nmessage: |\nHello there\nHow are you\nassert: { contains: x }\n')).toEqual([
+      '3:1: invalid YAML: line 3, the text of the | block of "message" on line 2, is indented by no spaces, no deeper than "message", so YAML reads the block as empty and line 3 as a key written wrong\n  fix: indent the block\'s text deeper than "message": by 2 spaces, so that line 3 reads\n      Hello there\n  and each line of the text after it too',
+    ]);
+  });
+
+  it('less than the block\'s first line: said at the line (not at the blank line above it), indented as that first line', () => {
+    expect(said('fixtures:\n  - label: a\n    message: >-\n      Hello\n\n        there\n     Bye\n')).toEqual([
+      '7:6: invalid YAML: line 7 is indented by 5 spaces, less than line 4, the first of the >- block of "message" on line 3 (6), so YAML ends the block before it and reads it as a key written wrong\n  fix: indent it by 6 spaces (not 5), as line 4, so that line 7 reads\n          Bye',
+    ]);
+    expect(said('label: a\nmessage: |\n\n  Hello\n\n Bye\n')).toEqual([
+      '6:2: invalid YAML: line 6 is indented by 1 space, less than line 4, the first of the | block of "message" on line 2 (2), so YAML ends the block before it and reads it as a key written wrong\n  fix: indent it by 2 spaces (not 1), as line 4, so that line 6 reads\n      Bye',
+    ]);
+  });
+});
+
+describe('keys at the column of the list item\'s "-" above them', () => {
+  it('are said once, at the first, as a new item whose "- " is left out or keys of the item above', () => {
+    expect(said('fixtures:\n  - label: a\n    message: hi\n  label: b\n  message: x\n')).toEqual([
+      '4:3: invalid YAML: "label" on line 4 is at the column of the "-" of the list item on line 2, so YAML reads it neither as a key of that item nor as an item of the list\n  fix: for a new item of the list, write "- " before it, so that line 4 reads\n      - label: b\n  and indent line 5 by 4 spaces too\n  or, for keys of the item on line 2, indent lines 4 and 5 by 4 spaces, as "label" on line 2',
+    ]);
+    expect(said('label: a\nmessage: hi\nassert:\n  - contains: x\n  judge: polite\n')).toEqual([
+      '5:3: invalid YAML: "judge" on line 5 is at the column of the "-" of the list item on line 4, so YAML reads it neither as a key of that item nor as an item of the list\n  fix: for a new item of the list, write "- " before it, so that line 5 reads\n      - judge: polite\n  or, for a key of the item on line 4, indent line 5 by 4 spaces, as "contains" on line 4',
+    ]);
+  });
+});
+
+describe('a key followed by a full-width colon', () => {
+  it('is said at the colon, with the line as it reads with ": "', () => {
+    expect(said('fixtures:\n  - label: a\n    message：你好\n')).toEqual([
+      '3:12: invalid YAML: line 3 writes "：" (a full-width colon) after the key "message", which YAML reads as a letter, not as the ":" after a key\n  fix: write ":" (and a space) in its place, so that line 3 reads\n        message: 你好',
+    ]);
+  });
+});
+
+describe('commas outside [ ] or { }', () => {
+  it('after a quoted list item, as in JSON: said at the comma, with the line without it', () => {
+    expect(said('label: a\nmessage: hi\nfollowUps:\n  - "Order 5521",\n  - "The screen"\n')).toEqual([
+      '4:17: invalid YAML: the "," after the quoted value on line 4 is outside any [ ] or { }, where YAML cannot read it (a list\'s items on lines of their own, each after "- ", need no commas)\n  fix: remove it, so that line 4 reads\n      - "Order 5521"',
+    ]);
+  });
+
+  it('between mappings written on a key\'s line: a list without its [ ], not text to quote', () => {
+    expect(said('label: a\nmessage: hi\nassert: { contains: "x" }, { judge: "Polite?" }\n')).toEqual([
+      '3:9: invalid YAML: the value on line 3 is mappings separated by commas, which YAML reads as one list only inside [ ]\n  fix: put them in [ ], so that line 3 reads\n    assert: [ { contains: "x" }, { judge: "Polite?" } ]',
     ]);
   });
 });

@@ -4,7 +4,7 @@
 import { lineOf, type ConfigIssue } from '../issues.js';
 import { plural, shownJson } from '../../words.js';
 import { documentSource, type Position, type SourceFile, type YamlSyntaxError } from './source.js';
-import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, unclosedFlow, withoutStrayCloser, type FlowIndentSlip, type FlowSlip } from './flow.js';
+import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, scanFlow, unclosedFlow, withoutStrayCloser, type FlowIndentSlip, type FlowSlip } from './flow.js';
 import { splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
 
 import { DUPLICATE_KEY_MESSAGE, onlyDuplicateKeys, SYNTAX_FIX } from './syntax-kinds.js';
@@ -303,6 +303,13 @@ function isBlank(line: string): boolean {
   return /^\s*(?:#.*)?$/.test(line);
 }
 
+/** A fix's last line naming the item's next lines (1-based, in order) to move left as its "-" does; '' when none. */
+function alsoMovedLeft(next: readonly number[], shift: number): string {
+  if (next.length === 0) return '';
+  const named = next.length === 1 ? `line ${String(next[0])}` : `lines ${String(next[0])} to ${String(next[next.length - 1])}`;
+  return `\n  and move ${named} left by ${plural(shift, 'space', 'spaces')} too`;
+}
+
 /** A list item indented under the item above it, and the text its slip covers. */
 interface NestedItem {
   issue: ConfigIssue;
@@ -376,10 +383,7 @@ function nestedItems(src: SourceFile): NestedItem[] {
       parentDash === 0
         ? `start its "-" at the beginning of the line (not after ${plural(dash, 'space', 'spaces')})`
         : `indent its "-" by ${plural(parentDash, 'space', 'spaces')} (not ${String(dash)})`;
-    const rest =
-      next.length === 0
-        ? ''
-        : `\n  and move ${next.length === 1 ? `line ${String(next[0])}` : `lines ${String(next[0])} to ${String(next[next.length - 1])}`} left by ${plural(shift, 'space', 'spaces')} too`;
+    const rest = alsoMovedLeft(next, shift);
     out.push({
       issue: {
         file: src.file,
@@ -444,10 +448,7 @@ function deeperFirstItems(src: SourceFile, said: number): DeeperItems | null {
     if (indentOf(k) <= keyIndent) break;
     end = k + 1;
   }
-  const rest =
-    moved.length === 0
-      ? ''
-      : `\n  and move ${moved.length === 1 ? `line ${String(moved[0])}` : `lines ${String(moved[0])} to ${String(moved[moved.length - 1])}`} left by ${plural(shift, 'space', 'spaces')} too`;
+  const rest = alsoMovedLeft(moved, shift);
   const where = dash === 0 ? `start its "-" at the beginning of the line (not after ${plural(deepDash, 'space', 'spaces')})` : `indent its "-" by ${plural(dash, 'space', 'spaces')} (not ${String(deepDash)})`;
   return {
     issue: {
@@ -681,15 +682,24 @@ function keyShortOfItem(src: SourceFile, n: number): { issue: ConfigIssue; from:
     const next = lines.slice(n).find((l) => !isBlank(l));
     const atColumn = (l: string): boolean => !isBlank(l) && (/^ */.exec(l)?.[0] ?? '').length === column;
     const listAbove = lines.slice(0, k - 1).reverse().find((l) => !isBlank(l) && (/^ */.exec(l)?.[0] ?? '').length <= dash);
-    const placed = dash === 0 || (listAbove !== undefined && ITEM_LINE.exec(listAbove)?.[1]?.length === dash);
+    // Or the list's key holds it (`fixtures:` at `p`, the "-" an even number of spaces deeper) and
+    // the key is an odd number short: the "-" line moved instead would stand at an odd offset from
+    // that key, or left of it (a one-item list, `fixtures:` / `  - label: a` / `   message: hi`).
+    const holder = listAbove === undefined ? null : /^( *)[^\s#:-][^:#]*:\s*(?:#.*)?$/.exec(listAbove);
+    const held = holder !== null && ((dash - (holder[1] as string).length) % 2 === 0 && (column - indent) % 2 === 1);
+    const placed = dash === 0 || held || (listAbove !== undefined && ITEM_LINE.exec(listAbove)?.[1]?.length === dash);
     if (!placed && !lines.slice(k, n - 1).some(atColumn) && (next === undefined || !atColumn(next))) return null;
     let to = n;
+    /** The item's next keys written at the same column, short as well: moved with it. */
+    const alike: number[] = [];
     for (let m = n + 1; m <= lines.length; m += 1) {
       const next = lines[m - 1] as string;
       if (isBlank(next)) continue;
       if ((/^ */.exec(next)?.[0] ?? '').length <= dash) break;
+      if (KEY_LINE.exec(next)?.[1]?.length === indent && !/^ *-/.test(next)) alike.push(m);
       to = m;
     }
+    const also = alike.length === 0 ? '' : `\n  and indent ${alike.length === 1 ? `line ${String(alike[0])}` : `lines ${alike.slice(0, -1).join(', ')} and ${String(alike.at(-1))}`} by ${plural(column, 'space', 'spaces')} too`;
     const key = shownJson((here[2] as string).replace(/^["']|["']$/g, ''));
     const first = shownJson((item[3] as string).replace(/^["']|["']$/g, ''));
     return {
@@ -700,11 +710,129 @@ function keyShortOfItem(src: SourceFile, n: number): { issue: ConfigIssue; from:
         line: n,
         column: indent + 1,
         message: `invalid YAML: ${key} on line ${String(n)} is indented by ${plural(indent, 'space', 'spaces')}, less than ${first} on line ${String(k)} (${String(column)}), so YAML does not read it as a key of that list item`,
-        fix: `indent it by ${plural(column, 'space', 'spaces')} (not ${String(indent)}), as ${first} on line ${String(k)}, so that line ${String(n)} reads\n    ${' '.repeat(column)}${(lines[n - 1] as string).trimStart()}`,
+        fix: `indent it by ${plural(column, 'space', 'spaces')} (not ${String(indent)}), as ${first} on line ${String(k)}, so that line ${String(n)} reads\n    ${' '.repeat(column)}${(lines[n - 1] as string).trimStart()}${also}`,
       },
     };
   }
   return null;
+}
+
+/**
+ * The fix of a list item whose "-" is deeper than the item's above (`  - judge: polite`, its keys,
+ * then `   - regex: y`): its "-" at their column, with the line as it then reads and its next lines
+ * moved as much; null when the line above it is not that item's (or the item is less indented).
+ */
+function misplacedItemFix(src: SourceFile, n: number | null): string | null {
+  if (n === null) return null;
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const here = ITEM_LINE.exec(lines[n - 1] ?? '');
+  if (here === null) return null;
+  const dash = (here[1] as string).length;
+  const indentOf = (k: number): number => (/^ */.exec(lines[k - 1] as string)?.[0] ?? '').length;
+  let above = n - 1;
+  while (above >= 1 && (isBlank(lines[above - 1] as string) || indentOf(above) > dash)) above -= 1;
+  const item = above < 1 ? null : ITEM_LINE.exec(lines[above - 1] as string);
+  if (item === null || (item[1] as string).length >= dash) return null;
+  const to = (item[1] as string).length;
+  // Its next lines at its keys' column or deeper move with it (one at the column its keys move to stays).
+  const keys = (/^ *-[ \t]*/.exec(lines[n - 1] as string)?.[0] ?? '').length;
+  const next: number[] = [];
+  for (let k = n + 1; k <= lines.length; k += 1) {
+    if (isBlank(lines[k - 1] as string)) continue;
+    if (indentOf(k) <= dash) break;
+    if (indentOf(k) >= keys) next.push(k);
+  }
+  const shift = dash - to;
+  const where = to === 0 ? `start its "-" at the beginning of the line (not after ${plural(dash, 'space', 'spaces')})` : `indent its "-" by ${plural(to, 'space', 'spaces')} (not ${String(dash)})`;
+  const rest = alsoMovedLeft(next, shift);
+  return `${where}, as the "-" on line ${String(above)}, so that line ${String(n)} reads\n    ${' '.repeat(to)}${(lines[n - 1] as string).slice(dash)}${rest}`;
+}
+
+/**
+ * Keys written at the column of the "-" of the list item above them (`  - label: a`, its keys, then
+ * `  label: b`): YAML reads them neither as keys of that item nor as an item of the list ("All
+ * mapping items must start at the same column", at each). A new item whose "- " was left out, or
+ * keys of the item above: said once, at the first of them, with both fixes; null when line `n` is
+ * not one of them.
+ */
+function keyAtItemColumn(src: SourceFile, n: number | null): ConfigIssue | null {
+  if (n === null) return null;
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const indentOf = (k: number): number => (/^ */.exec(lines[k - 1] as string)?.[0] ?? '').length;
+  const isKey = (k: number): boolean => !/^ *-(?:\s|$)/.test(lines[k - 1] as string) && KEY_LINE.test(lines[k - 1] as string);
+  if (!isKey(n)) return null;
+  const column = indentOf(n);
+  // Up to the item: the keys at this column (the first is said) and the lines under them.
+  let first = n;
+  let k = n - 1;
+  for (; k >= 1; k -= 1) {
+    if (isBlank(lines[k - 1] as string) || indentOf(k) > column) continue;
+    if (indentOf(k) === column && isKey(k)) first = k;
+    else break;
+  }
+  const item = k < 1 ? null : /^( *)(- +)("[^"]*"|'[^']*'|[^\s#:-][^:#]*?)\s*:(?:\s|$)/.exec(lines[k - 1] as string);
+  if (item === null || (item[1] as string).length !== column) return null;
+  const keys = column + (item[2] as string).length;
+  // Down: the keys at this column after the first, up to a line less indented or the next item.
+  const more: number[] = [];
+  for (let m = first + 1; m <= lines.length; m += 1) {
+    if (isBlank(lines[m - 1] as string) || indentOf(m) > column) continue;
+    if (indentOf(m) === column && isKey(m)) more.push(m);
+    else break;
+  }
+  const named = shownJson((KEY_LINE.exec(lines[first - 1] as string)?.[2] as string).replace(/^["']|["']$/g, ''));
+  const firstKey = shownJson((item[3] as string).replace(/^["']|["']$/g, ''));
+  const spaces = plural(keys, 'space', 'spaces');
+  const lineList = (ls: number[]): string => (ls.length === 1 ? `line ${String(ls[0])}` : `lines ${ls.slice(0, -1).join(', ')} and ${String(ls.at(-1))}`);
+  const written = (lines[first - 1] as string).slice(column);
+  return {
+    file: src.file,
+    line: first,
+    column: column + 1,
+    message: `invalid YAML: ${named} on line ${String(first)} is at the column of the "-" of the list item on line ${String(k)}, so YAML reads it neither as a key of that item nor as an item of the list`,
+    fix: `for a new item of the list, write "- " before it, so that line ${String(first)} reads\n    ${' '.repeat(column)}- ${written}${more.length === 0 ? '' : `\n  and indent ${lineList(more)} by ${spaces} too`}\n  or, for ${more.length === 0 ? 'a key' : 'keys'} of the item on line ${String(k)}, indent ${lineList([first, ...more])} by ${spaces}, as ${firstKey} on line ${String(k)}`,
+  };
+}
+
+/**
+ * `message：hi`: a key followed by a full-width colon (U+FF1A, as a Chinese or Japanese keyboard
+ * types it), which YAML reads as a letter, not as the ":" after a key. Said at the key with the
+ * line as it should read; null when line `n` is not one.
+ */
+function fullWidthColon(src: SourceFile, n: number): ConfigIssue | null {
+  const m = /^(\s*(?:-\s+)?)([A-Za-z_][\w-]*)[ \t]*\uFF1A[ \t]*(.*)$/.exec(lineOf(src, n) ?? '');
+  if (m === null) return null;
+  const [, lead = '', key = '', rest = ''] = m;
+  const fixed = `${lead}${key}: ${rest}`.trimEnd();
+  if (!readsAlone(fixed)) return null;
+  return {
+    file: src.file,
+    line: n,
+    column: lead.length + key.length + 1,
+    message: `invalid YAML: line ${String(n)} writes "\uFF1A" (a full-width colon) after the key ${shownJson(key)}, which YAML reads as a letter, not as the ":" after a key`,
+    fix: `write ":" (and a space) in its place, so that line ${String(n)} reads\n    ${fixed}`,
+  };
+}
+
+/**
+ * `- "Order 5521",`: a quoted value followed by a comma, as in a JSON list, outside any `[ ]` or
+ * `{ }`, where YAML cannot read it. Said at the comma with the line without it; null when line
+ * `n` is not one.
+ */
+function commaAfterQuoted(src: SourceFile, n: number): ConfigIssue | null {
+  const line = lineOf(src, n) ?? '';
+  const m = /^(\s*(?:-\s+)?(?:[^\s#:"'[{][^:#]*?:\s+)?)("(?:[^"\\]|\\.)*"|'(?:[^']|'')*')(\s*),(\s*(?:#.*)?)$/.exec(line);
+  if (m === null || (m[1] as string).trim() === '') return null;
+  const [, lead = '', value = '', space = '', rest = ''] = m;
+  const fixed = `${lead}${value}${rest.trim() === '' ? '' : ` ${rest.trim()}`}`;
+  if (!readsAlone(fixed)) return null;
+  return {
+    file: src.file,
+    line: n,
+    column: lead.length + value.length + space.length + 1,
+    message: `invalid YAML: the "," after the quoted value on line ${String(n)} is outside any [ ] or { }, where YAML cannot read it (a list's items on lines of their own, each after "- ", need no commas)`,
+    fix: `remove it, so that line ${String(n)} reads\n    ${fixed}`,
+  };
 }
 
 /** Whether a line as a fix writes it reads as YAML on its own (its indentation and "- " left out). */
@@ -736,6 +864,111 @@ function flowWithoutColon(src: SourceFile, n: number): ConfigIssue | null {
       ? `invalid YAML: line ${String(n)} has no space after the colon of ${shownJson(key)}, so YAML does not read the ${pair} after it as its value`
       : `invalid YAML: line ${String(n)} has no ":" after its key ${shownJson(key)}, so YAML does not read the ${pair} after it as its value`,
     fix: `${noSpace ? 'put a space after the colon' : `write ": " after ${shownJson(key)}`}, so that line ${String(n)} reads\n    ${`${lead}${key}: ${value}`.trimEnd()}`,
+  };
+}
+
+/** A key whose value is a block of text (`message: |`, `note: >-`): its indentation, "- " included, its key and its indicator. */
+const BLOCK_HEADER = /^( *(?:- +)?)("[^"]*"|'[^']*'|[^\s#:-][^:#]*?)\s*:\s+([|>][-+0-9]*)\s*(?:#.*)?$/;
+
+/**
+ * A line of a `|` or `>` block's text indented no deeper than its key (`message: |`, then `Hello`
+ * at the line's start), or less than the block's first line (`  Hello`, then ` Bye`): YAML ends
+ * the block before it, and reads it as a key written wrong. Said at the line, with the line as it
+ * should read, indented as the block's first line (under the key, by 2 spaces, when the block has
+ * none above it); null when line `n` is not one.
+ */
+function blockTextSlip(src: SourceFile, n: number): ConfigIssue | null {
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const here = lines[n - 1] ?? '';
+  if (isBlank(here) || /^ *-(?:\s|$)/.test(here)) return null;
+  const indentOf = (l: string): number => (/^ */.exec(l)?.[0] ?? '').length;
+  const at = indentOf(here);
+  let first: number | null = null;
+  for (let k = n - 1; k >= 1; k -= 1) {
+    const text = lines[k - 1] as string;
+    if (/^\s*$/.test(text)) continue;
+    const header = BLOCK_HEADER.exec(text);
+    if (header !== null) {
+      const keyIndent = (header[1] as string).length;
+      const textIndent = first === null ? keyIndent + 2 : indentOf(lines[first - 1] as string);
+      // No line of text above it: one at the key's column or left of it; else one left of the first.
+      if (first === null ? at > keyIndent : at >= textIndent || at <= keyIndent) return null;
+      const key = shownJson((header[2] as string).replace(/^["']|["']$/g, ''));
+      const indicator = header[3] as string;
+      const spaces = (k2: number): string => plural(k2, 'space', 'spaces');
+      return {
+        file: src.file,
+        line: n,
+        column: at + 1,
+        message:
+          first === null
+            ? `invalid YAML: line ${String(n)}, the text of the ${indicator} block of ${key} on line ${String(k)}, is indented by ${at === 0 ? 'no spaces' : spaces(at)}, no deeper than ${key}, so YAML reads the block as empty and line ${String(n)} as a key written wrong`
+            : `invalid YAML: line ${String(n)} is indented by ${spaces(at)}, less than line ${String(first)}, the first of the ${indicator} block of ${key} on line ${String(k)} (${String(textIndent)}), so YAML ends the block before it and reads it as a key written wrong`,
+        fix:
+          first === null
+            ? `indent the block's text deeper than ${key}: by ${spaces(textIndent)}, so that line ${String(n)} reads\n    ${' '.repeat(textIndent)}${here.trimStart()}\n  and each line of the text after it too`
+            : `indent it by ${spaces(textIndent)} (not ${String(at)}), as line ${String(first)}, so that line ${String(n)} reads\n    ${' '.repeat(textIndent)}${here.trimStart()}`,
+      };
+    }
+    // A line of the block's text: deeper than the line `n` is, or, the block's first, anything deeper than its key.
+    if (indentOf(text) <= at) return null;
+    first = k;
+  }
+  return null;
+}
+
+/** A key and its value (or a list item's `- ` and its value): the text before the value, the value, and a comment after it. */
+const KEY_AND_VALUE = /^(\s*(?:-\s+)?(?:[^\s#:"'@`%[{|>*&!-][^:#]*?:\s+)?)(\S.*?)(\s+#.*)?$/;
+
+/**
+ * `message: @user hi`, `` message: `code` ``, `message: - no`, `message: [urgent] help`, `message:
+ * | hello`: a value meant as text that starts with a character YAML reads otherwise (one it
+ * reserves, a list item's "- ", a `[ ]` or `{ }` with text after its closing bracket, a block's
+ * `|` or `>` with text after it on its line), so the parser cannot read it. Said at the value with
+ * the line as it reads in quotes; null when line `n` is not one, or that line does not read alone.
+ */
+function valueStartSlip(src: SourceFile, n: number): ConfigIssue | null {
+  const line = lineOf(src, n);
+  const m = line === null ? null : KEY_AND_VALUE.exec(line);
+  if (m === null) return null;
+  const [, lead = '', value = '', comment = ''] = m;
+  const keyed = /:\s+$/.test(lead);
+  if (lead.trim() === '') return null;
+  const c = value[0] as string;
+  let why: string;
+  if ('@`%'.includes(c)) why = `starts with ${c}, which YAML does not allow at the start of unquoted text`;
+  else if (keyed && /^-(?:\s|$)/.test(value)) why = 'starts with "- ", which YAML reads as a list item, and a list cannot start on its key\'s line';
+  else if (c === '[' || c === '{') {
+    const scan = scanFlow(value, 0);
+    // Nothing after it, or a closing bracket too many (withoutStrayCloser's): not text.
+    if (scan.kind !== 'closed' || /^\s*(?:[\]}]|$)/.test(value.slice(scan.end + 1))) return null;
+    // `{ contains: "x" }, { judge: "y" }`: collections separated by commas, a list without its [ ].
+    const list = `${lead}[ ${value} ]${comment}`;
+    if (/^\s*,\s*[[{]/.test(value.slice(scan.end + 1)) && readsAlone(list)) {
+      return {
+        file: src.file,
+        line: n,
+        column: lead.length + 1,
+        message: `invalid YAML: the value on line ${String(n)} is ${c === '[' ? 'lists' : 'mappings'} separated by commas, which YAML reads as one list only inside [ ]`,
+        fix: `put them in [ ], so that line ${String(n)} reads\n    ${list}`,
+      };
+    }
+    why = `starts with ${c}, so YAML reads ${shownJson(value.slice(0, scan.end + 1).slice(0, 40))} as a ${c === '[' ? 'list' : 'mapping'} and cannot read the text after it`;
+  } else if (keyed && /^[|>][-+0-9]*\s+\S/.test(value)) why = `starts with ${c}, which YAML reads as the start of a block of text on the lines below, with nothing but a comment after it on its line`;
+  else return null;
+  const quoted = value.includes('"') ? `'${value.replace(/'/g, "''")}'` : `"${value.replace(/\\/g, '\\\\')}"`;
+  const fixed = `${lead}${quoted}${comment}`;
+  if (!readsAlone(fixed)) return null;
+  // A block's text, written on its line: the line as a block, its text on the next line.
+  const block = keyed && (c === '|' || c === '>') ? /^([|>][-+0-9]*)\s+(.*)$/.exec(value) : null;
+  const indent = ' '.repeat((/^ */.exec(lead)?.[0] ?? '').length + (/^ *-\s+/.exec(lead)?.[0].length ?? 0));
+  const asBlock = block === null ? '' : `\n  or, for a block of text, end line ${String(n)} with the ${c} and write the text on the lines below it, indented under the key:\n    ${lead}${block[1] as string}${comment}\n    ${indent}  ${block[2] as string}`;
+  return {
+    file: src.file,
+    line: n,
+    column: lead.length + 1,
+    message: `invalid YAML: the value ${shownJson(value.slice(0, 60))} on line ${String(n)} ${why}`,
+    fix: `put the value in quotes, so that line ${String(n)} reads\n    ${fixed}${asBlock}`,
   };
 }
 
@@ -799,7 +1032,7 @@ function quoteSlip(src: SourceFile, n: number, line: string, start: number, end:
   } else {
     const comment = /\s#/.exec(after.slice(after.lastIndexOf(quote)));
     last = line.lastIndexOf(quote, comment === null ? line.length : end + 1 + after.lastIndexOf(quote) + comment.index);
-    if (!/^\s*(?:#.*)?$/.test(line.slice(last + 1))) return null;
+    if (!/^\s*(?:#.*)?$/.test(line.slice(last + 1))) return unclosedQuotedText(src, n, line, start, end);
   }
   if (last <= end) return null;
   const inner = line.slice(start + 1, last);
@@ -828,6 +1061,55 @@ function quoteSlip(src: SourceFile, n: number, line: string, start: number, end:
     column: start + 1,
     message: `invalid YAML: the value on line ${String(n)} ends at the ${quote} after ${shownJson(word.slice(-30))}, so YAML cannot read the rest of the line (${rest})`,
     fix,
+  };
+}
+
+/**
+ * `message: "say "hi" now` or `message: ""x" more`: a quoted value whose last quote is not at the
+ * line's end, the text after its opening quote holding quotes in pairs, as when a value with a
+ * quoted word in it is never closed. Said at the value, with the line as it reads with that text
+ * quoted (in the other quote, where the text holds none of it; or in its quote, with those inside
+ * it written as YAML reads them); null when the text's quotes are not in pairs or neither line
+ * reads on its own.
+ */
+function unclosedQuotedText(src: SourceFile, n: number, line: string, start: number, end: number): ConfigIssue | null {
+  const quote = line[start] as string;
+  // The text after the opening quote; or, its quotes not in pairs, the value as written, its first
+  // quote part of the text (`message: "Hello" he said`).
+  const after1 = line.slice(start + 1);
+  const paired = after1.slice(0, /\s#/.exec(after1.slice(after1.lastIndexOf(quote)))?.index ?? after1.length).split(quote).length % 2 === 1;
+  const rest = paired ? after1 : line.slice(start);
+  // A comment after the text's last quote is no part of it.
+  const comment = /\s#/.exec(rest.slice(rest.lastIndexOf(quote)));
+  const text = (comment === null ? rest : rest.slice(0, rest.lastIndexOf(quote) + comment.index)).trimEnd();
+  if (text.split(quote).length % 2 === 0) return null;
+  const after = comment === null ? '' : rest.slice(text.length);
+  const other = quote === '"' ? "'" : '"';
+  const lines = [
+    ...(text.includes(other) ? [] : [`${other}${text}${other}`]),
+    quote === "'" ? `'${text.replace(/'/g, "''")}'` : `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`,
+  ]
+    .map((value) => `${line.slice(0, start)}${value}${after}`.trimEnd())
+    .filter(readsAlone);
+  if (lines.length === 0) return null;
+  const how = (fixed: string): string =>
+    fixed.slice(start).startsWith(other)
+      ? `put the whole value in ${other === '"' ? 'double' : 'single'} quotes, so that line ${String(n)} reads\n    ${fixed}`
+      : `${
+          paired
+            ? `${quote === "'" ? "write each ' inside the value twice ('')" : 'write each " inside the value as \\"'} and close it with ${quote}`
+            : `put the whole value in ${quote === '"' ? 'double quotes, with each " inside it written as \\"' : "single quotes, with each ' inside it written twice ('')"}`
+        }, so that line ${String(n)} reads\n    ${fixed}`;
+  const word = line.slice(start + 1, end).trimEnd();
+  return {
+    file: src.file,
+    line: n,
+    column: start + 1,
+    message:
+      end === start + 1
+        ? `invalid YAML: the value on line ${String(n)} is an empty quoted text (${quote}${quote}) followed by ${shownJson(text.slice(1, 41))}, which YAML cannot read after its closing quote`
+        : `invalid YAML: the value on line ${String(n)} ends at the ${quote} after ${shownJson(word.slice(-30))}, so YAML cannot read the rest of the line (${shownJson(line.slice(end + 1, start + (paired ? 1 : 0) + text.length).trimEnd().slice(0, 40))})`,
+    fix: `${paired ? '' : 'if the quotes are part of the text, '}${lines.map(how).join('\n  or ')}`,
   };
 }
 
@@ -911,8 +1193,14 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   // key's ": " left out before its brackets): said once, for each error on it and what follows.
   const lineSlips = new Map<number, ConfigIssue | null>();
   const lineSlip = (n: number): ConfigIssue | null => {
-    if (!lineSlips.has(n)) lineSlips.set(n, n === 0 ? null : (quoteEndsEarly(src, n) ?? flowWithoutColon(src, n)));
+    if (!lineSlips.has(n)) lineSlips.set(n, n === 0 ? null : (quoteEndsEarly(src, n) ?? flowWithoutColon(src, n) ?? blockText(n) ?? valueStartSlip(src, n) ?? fullWidthColon(src, n) ?? commaAfterQuoted(src, n)));
     return lineSlips.get(n) ?? null;
+  };
+  // A block's line left of its text (blockTextSlip), which the parser may say at the blank line above it too.
+  const blockText = (n: number): ConfigIssue | null => {
+    let line = n;
+    while (/^\s*$/.test(lineOf(src, line) ?? 'end')) line += 1;
+    return line === n ? blockTextSlip(src, n) : blockTextSlip(src, line) === null ? null : lineSlip(line);
   };
   if (left !== null && !left.whole) left.issue = lineSlip(pos0(left.at)) ?? left.issue;
   // A key short of its list item's keys: one issue for the rest of the item (keyShortOfItem).
@@ -1074,7 +1362,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       }
     } else if (err.code === 'BAD_INDENT' && /^All mapping items must start at the same column/.test(err.message)) {
       // A key line after one whose colon was left out and that ends in a comment (`url http://... # local`).
-      const key = misalignedKey(src, pos.line) ?? deeperKeyAt(pos.line)?.issue ?? missingColonAbove(src, pos.line);
+      const key = misalignedKey(src, pos.line) ?? deeperKeyAt(pos.line)?.issue ?? missingColonAbove(src, pos.line) ?? keyAtItemColumn(src, pos.line);
       if (key !== null) {
         if (!out.some((o) => o.line === key.line && o.message === key.message)) out.push(key);
         continue;
@@ -1082,7 +1370,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     } else if (err.code === 'BAD_INDENT' && /^All sequence items must start at the same column/.test(err.message)) {
       misplacedItem = pos.line;
       message = `invalid YAML: the list item on line ${String(pos.line)} starts at another column than the list's items above it`;
-      fix = 'start its "-" at the column of the other items\' "-", and its other lines at the column of the item above\'s keys: indentation is part of YAML\'s structure';
+      fix = misplacedItemFix(src, pos.line) ?? 'start its "-" at the column of the other items\' "-", and its other lines at the column of the item above\'s keys: indentation is part of YAML\'s structure';
     } else if (err.code === 'BAD_DQ_ESCAPE') {
       const escape = /Invalid escape sequence (\S+)/.exec(err.message)?.[1] ?? '\\';
       const seen = pos.line === null ? undefined : escapesByLine.get(pos.line);
