@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-4R2SQNIB.js";import"./chunk-YLEKVBRC.js";import"./chunk-ZMQCY6DB.js";import"./chunk-4ELODAPN.js";import"./chunk-WWBYO4G4.js";import"./chunk-MTQT3E3U.js";import"./chunk-3M2NDFGC.js";import"./chunk-HR3YGMDT.js";import"./chunk-EDRH7KRY.js";import"./chunk-QM5LHI6K.js";import"./chunk-YSPGSY3F.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};
