@@ -3,7 +3,7 @@
 // "2026-12-07 (small hours): the session's figures"). Every schema zod builds is seen through its
 // global post-processor hook, with the frame that asked for it.
 
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const MODULES = ['suite/baselines.ts', 'suite/personas.ts', 'suite/fixtures.ts', 'suite/item-file.ts', 'agent/usage.ts', 'report/metadata.ts', 'cli/commit.ts'];
 
@@ -32,6 +32,9 @@ afterEach(() => {
 
 describe('schemas built on first use', () => {
   it('loading the modules builds none of their schemas; the first use builds them, once', async () => {
+    // Test files share a worker's module graph (vitest.config.ts, isolate: false): an earlier file
+    // may have loaded these modules and built their schemas already. A graph of this test's own.
+    vi.resetModules();
     const baselines = await import('../src/suite/baselines.js');
     const fixtures = await import('../src/suite/fixtures.js');
     const usage = await import('../src/agent/usage.js');
