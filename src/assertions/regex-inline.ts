@@ -22,6 +22,7 @@
 
 import { setFlagsFromString } from 'node:v8';
 import { caseExpanded } from './regex-case.js';
+import { compiles } from '../suite/regex-advice.js';
 import { MAX_MATCH_CHARS } from './regex-pool.js';
 import type { Assertion, PersonaScript, RegexEvaluator, RegexResult } from '../types.js';
 
@@ -163,16 +164,6 @@ export function linearRegex(pattern: string, flags: string): RegExp | null {
     return new RegExp(pattern, `${flags}l`);
   } catch {
     return null;
-  }
-}
-
-/** Whether `pattern` compiles with `flags` (compiling never runs it: safe on the main thread). */
-function compiles(pattern: string, flags: string): boolean {
-  try {
-    new RegExp(pattern, flags);
-    return true;
-  } catch {
-    return false;
   }
 }
 
