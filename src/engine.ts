@@ -3,7 +3,7 @@
 
 import { resolve as resolvePath } from 'node:path';
 import { JUDGE_DEFAULTS, panelMemberConfig, type Config, type JudgeConfig } from './config.js';
-import type { AgentClient, Clock, Estimate, FailOnCondition, Judge, JudgeProvider, RegexEvaluator, RemovedBaseline, RunRecord, Simulator, Spend, TurnObserver } from './types.js';
+import type { AgentClient, Clock, Estimate, FailOnCondition, Fixture, Judge, JudgeProvider, PersonaScript, RegexEvaluator, RemovedBaseline, RunRecord, Simulator, Spend, TurnObserver } from './types.js';
 import { loadSuite, noAgentUrlIssue, removedBaselines, repoPathOf, type ConfigIssue, type ConfigOverrides, type Suite } from './suite/index.js';
 import type { IssueAt } from './suite/config/shared.js';
 import { pathText, withYamlPackage, type PathSegment } from './suite/yaml/index.js';
@@ -37,7 +37,11 @@ export type { ShardRun } from './types.js';
 export interface EngineDeps {
   /** Factories, so tests and the demo can swap any side effect. */
   makeAgent?: (config: Config) => AgentClient;
-  makeRegex?: (config: Config) => RegexEvaluator;
+  /**
+   * The regex worker pool; a run and a probe match on the main thread before it what needs no
+   * worker (runRegex). Tests: a pool that counts its jobs and workers.
+   */
+  makeRegexPool?: (config: Config) => RegexEvaluator;
   makeJudge?: (config: Config) => Judge | null;
   /** The simulator of simulated users; default: an HTTP client from `simulator:` (each key not given: the judge's). */
   makeSimulator?: (config: Config) => Simulator | null;
@@ -157,6 +161,23 @@ function meaningJudgeWhere(settings: JudgeConfig | null, made: boolean, redact: 
   if (settings === null || !made) return {};
   const endpoint = judgeEndpointOf(settings, redact);
   return { provider: settings.provider, ...(endpoint !== '' ? { endpoint } : {}) };
+}
+
+/**
+ * The regex evaluator of a run and of a probe (docs/architecture.md, "The regex time budget"): a
+ * pattern that does not compile, or whose matching time has a small bound, is decided on the main
+ * thread (withInlineRegex); the others by a pool of `workers` threads, started now (while the agent
+ * is being called, not at the first evaluation) when `items` have patterns that may need them.
+ */
+export function runRegex(config: Config, deps: EngineDeps, workers: number, items: { fixtures: readonly Pick<Fixture, 'assertion'>[]; personas: readonly PersonaScript[] }): RegexEvaluator {
+  const pool = deps.makeRegexPool ? deps.makeRegexPool(config) : createRegexPool({ size: workers, timeoutMs: config.regex.timeoutMs });
+  const regex = withInlineRegex(pool);
+  const count = poolPatternCount(
+    items.fixtures.map((f) => f.assertion),
+    items.personas,
+  );
+  if (count > 0) regex.warm?.(count);
+  return regex;
 }
 
 export function judgeName(config: Config): string | null {
@@ -503,15 +524,9 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
       ? deps.makeAgent(config)
       : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal, onRetry: meter.agentRetry, onRequest: meter.agentRequest, onWarning, onTraceSent: (trace) => observer.beforeSend(trace), network, configName: suite.configName });
     agent = meter.agent(observeTurns(client, observer));
-    // A pattern whose matching time has a small bound is matched on the main thread; the others in the pool.
-    regex = deps.makeRegex ? deps.makeRegex(config) : withInlineRegex(createRegexPool({ size: config.regex.workers, timeoutMs: config.regex.timeoutMs }));
-    // Cold start: the workers start now, while the agent is being called, not at the first
-    // evaluation; none when every pattern will be matched on the main thread.
-    const regexCount = poolPatternCount(
-      suite.fixtures.map((f) => f.assertion),
-      suite.personas,
-    );
-    if (regexCount > 0) regex.warm?.(regexCount);
+    // A pattern whose matching time has a small bound is matched on the main thread; the others in
+    // the pool, whose workers start now, none when no pattern may need them.
+    regex = runRegex(config, deps, config.regex.workers, suite);
     // Spend is counted at each client that makes calls: every member of a panel.
     judge = deps.makeJudge
       ? meterOrNull(deps.makeJudge(config), meter.judge)

@@ -16,10 +16,13 @@
 // pattern's letters are written as classes of both cases instead, regex-case.ts) is matched here too whatever its
 // quantifiers, in time proportional to the text's length times the pattern's size, when that
 // product is small. The engine refuses what it cannot match in linear time, so nothing it accepts
-// can backtrack. Every other pattern goes to the pool, whose budget can stop it.
+// can backtrack. Every other pattern goes to the pool, whose budget can stop it; but one that does
+// not compile never does: compiling never runs a pattern, so its compile error is told here, in the
+// pool's words, with no worker started (60-90 ms) only to say so.
 
 import { setFlagsFromString } from 'node:v8';
 import { caseExpanded } from './regex-case.js';
+import { compiles } from '../suite/regex-advice.js';
 import { MAX_MATCH_CHARS } from './regex-pool.js';
 import type { Assertion, PersonaScript, RegexEvaluator, RegexResult } from '../types.js';
 
@@ -147,12 +150,7 @@ let linearFlagSet = false;
  * of their two cases instead (regex-case.ts), the same matches.
  */
 export function linearRegex(pattern: string, flags: string): RegExp | null {
-  if (!linearEngineUsable()) return null;
-  try {
-    new RegExp(pattern, flags);
-  } catch {
-    return null;
-  }
+  if (!linearEngineUsable() || !compiles(pattern, flags)) return null;
   if (flags.includes('i')) {
     const expanded = flags.includes('u') || flags.includes('v') ? null : caseExpanded(pattern);
     return expanded === null ? null : linearRegex(expanded, flags.replace('i', ''));
@@ -173,9 +171,11 @@ export function linearRegex(pattern: string, flags: string): RegExp | null {
  * Whether a pattern needs the worker pool whatever the reply (no bound), or may on a long reply
  * (a quantifier whose counts grow with the text): the run starts the pool's workers early for those.
  * A pattern the linear-time engine takes needs it only on a reply longer than its LINEAR_STEPS
- * allow (thousands of characters): the pool is then started when that reply comes.
+ * allow (thousands of characters): the pool is then started when that reply comes. A pattern that
+ * does not compile never does: its compile error is told on the main thread (withInlineRegex).
  */
 export function mayNeedPool(pattern: string, flags: string): boolean {
+  if (!compiles(pattern, flags)) return false;
   const q = quantifierCounts(pattern, flags);
   return (q === null || q.counts === 'text') && linearRegex(pattern, flags) === null;
 }
@@ -189,9 +189,11 @@ export function poolPatternCount(assertions: readonly (Assertion | null)[], pers
 }
 
 /**
- * The evaluator a run uses: patterns with a small bound on the reply at hand are matched here
- * (with the results the pool's workers give: the match clipped to MAX_MATCH_CHARS, a compile
- * error's message), the others by `pool`, which starts its workers only for them.
+ * The evaluator a run uses: a pattern that does not compile gets its compile error here, whatever
+ * its bound (no worker is started only to say so), and patterns with a small bound on the reply at
+ * hand are matched here, both with the results the pool's workers give (the match clipped to
+ * MAX_MATCH_CHARS, the compile error's message); the others by `pool`, which starts its workers
+ * only for them.
  */
 export function withInlineRegex(pool: RegexEvaluator): RegexEvaluator {
   const compiled = new Map<string, RegExp>();
@@ -208,18 +210,16 @@ export function withInlineRegex(pool: RegexEvaluator): RegexEvaluator {
     const match = m[0];
     return { kind: 'matched', match: match.length > MAX_MATCH_CHARS ? `${match.slice(0, MAX_MATCH_CHARS)}\u2026` : match };
   };
-  const inline = (pattern: string, flags: string, text: string): RegexResult => {
+  /** The pattern compiled (compiling never runs it), or the compile error a worker reports for it. */
+  const compile = (pattern: string, flags: string): RegExp | RegexResult => {
     const key = `${flags}/${pattern}`;
-    let re = compiled.get(key);
-    if (re === undefined) {
-      try {
-        re = new RegExp(pattern, flags);
-      } catch (err) {
-        return { kind: 'compile_error', message: err instanceof Error ? err.message : String(err) };
-      }
-      remember(compiled, key, re);
+    const known = compiled.get(key);
+    if (known !== undefined) return known;
+    try {
+      return remember(compiled, key, new RegExp(pattern, flags));
+    } catch (err) {
+      return { kind: 'compile_error', message: err instanceof Error ? err.message : String(err) };
     }
-    return matchOf(re, text);
   };
   const linearFor = (pattern: string, flags: string): RegExp | null => {
     const key = `${flags}/${pattern}`;
@@ -228,10 +228,12 @@ export function withInlineRegex(pool: RegexEvaluator): RegexEvaluator {
   };
   return {
     test(pattern, flags, text) {
-      if (runsInline(pattern, flags, text)) return Promise.resolve(inline(pattern, flags, text));
+      const re = compile(pattern, flags);
+      if (!(re instanceof RegExp)) return Promise.resolve(re);
+      if (runsInline(pattern, flags, text)) return Promise.resolve(matchOf(re, text));
       // The size is that of what the engine runs: with flag i, the pattern with its letters' cases written in.
-      const re = linearFor(pattern, flags);
-      if (re !== null && linearSteps(re.source, text.length) <= LINEAR_STEPS) return Promise.resolve(matchOf(re, text));
+      const linearRe = linearFor(pattern, flags);
+      if (linearRe !== null && linearSteps(linearRe.source, text.length) <= LINEAR_STEPS) return Promise.resolve(matchOf(linearRe, text));
       return pool.test(pattern, flags, text);
     },
     warm(count) {

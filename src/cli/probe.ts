@@ -18,13 +18,13 @@ import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { AGENT_PRESET_NAMES, type AgentPreset, type Config } from '../config.js';
 import type { AgentClient, AgentOutcome, Assertion, Fixture, FixtureRecord, JsonValue, Judge, RegexEvaluator, SingleAssertion } from '../types.js';
-import { agentHost, judgeName, UsageError, type EngineDeps } from '../engine.js';
+import { agentHost, judgeName, runRegex, UsageError, type EngineDeps } from '../engine.js';
 import { urlEndpoint } from '../endpoint.js';
 import { causeLine, causeOf } from '../evaluate/causes.js';
 import { cliWords, cliWordsOf } from '../report/terminal.js';
 import { createHttpAgentClient, toolCallsHint } from '../agent/index.js';
 import { waitForAgent } from '../agent/ready.js';
-import { createRegexPool, PROBE_DETAIL } from '../assertions/index.js';
+import { PROBE_DETAIL } from '../assertions/index.js';
 import { createConfiguredJudge } from '../judge/index.js';
 import { NO_BASELINES, replay } from '../replay/index.js';
 import { makeRedactor } from '../secrets.js';
@@ -342,7 +342,8 @@ async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps, net
   };
   try {
     agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock, observe, network, onWarning: (m) => warn(redact(m)), configName });
-    regex = deps.makeRegex ? deps.makeRegex(config) : createRegexPool({ size: 1, timeoutMs: config.regex.timeoutMs });
+    // As a run matches it (one worker at most: one pattern): on the main thread when it needs no worker.
+    regex = runRegex(config, deps, 1, { fixtures: [fixture], personas: [] });
     judge = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createConfiguredJudge(config.judge, { clock: deps.clock, network }) : null;
     const estimate = { usd: 0, capUsd: config.cost.capUsd, aboveCap: false, confirmed: false };
     const run = await replay({ fixtures: [fixture], personas: [], baselines: NO_BASELINES }, { agent: tap(agent, seen), regex, judge, configName, redact, wallClock: deps.wallClock, sessionId: () => session }, {

@@ -114,7 +114,8 @@ export function regexMeaningNote(pattern: string, flags: string): RegexNote | nu
   };
 }
 
-function compiles(pattern: string, flags: string): boolean {
+/** Whether `pattern` compiles with `flags` (compiling never runs it: safe on the main thread). */
+export function compiles(pattern: string, flags: string): boolean {
   try {
     new RegExp(pattern, flags);
     return true;

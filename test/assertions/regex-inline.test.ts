@@ -3,7 +3,8 @@
 // started for them while a runaway pattern still goes to the pool and its budget. Real worker threads.
 
 import { describe, expect, it } from 'vitest';
-import { INLINE_STEPS, inlineSteps, linearEngineUsable, mayNeedPool, quantifierCounts, runsInline } from '../../src/assertions/regex-inline.js';
+import { INLINE_STEPS, inlineSteps, linearEngineUsable, mayNeedPool, poolPatternCount, quantifierCounts, runsInline } from '../../src/assertions/regex-inline.js';
+import { evaluateRegex } from '../../src/assertions/regex.js';
 import { AMPLE_MS, useCountedPools } from '../support/regex-pool.js';
 
 /** A real pool (its budget given) that counts its workers, under the evaluator a run uses. */
@@ -109,6 +110,37 @@ describe('withInlineRegex', () => {
     expect(spawned()).toBe(1);
     expect(inline).toEqual(fromPool);
     expect(inline[16]).toEqual({ kind: 'matched', match: `${'x'.repeat(200)}\u2026` });
+  });
+
+  it("a pattern that does not compile gets the pool's own compile error on the main thread, whatever its bound: the pool is never asked, nor warmed", async () => {
+    const { evaluator, pool, spawned, jobs } = counted(AMPLE_MS);
+    const broken: [string, string][] = [
+      // The demo's (examples/demo): an alternation, so no bound.
+      ['boots (in|out of stock', ''],
+      // Two quantifiers, and flag u, which V8's linear-time engine refuses.
+      ['(\\w+) (a\\w*', 'u'],
+      ['^(a+)+$', 'qq'],
+      ['a\\q|b', 'u'],
+      ['[\\q{a|aa}', 'v'],
+    ];
+    const reply = 'Hiking boots are in stock.';
+    const inline = [];
+    for (const [p, f] of broken) inline.push(await evaluator.test(p, f, reply), await evaluator.test(p, f, reply));
+    expect(jobs()).toBe(0);
+    expect(spawned()).toBe(0);
+    // The words a worker gives, unchanged: and so the fixture's detail line.
+    const fromPool = [];
+    for (const [p, f] of broken) fromPool.push(await pool.test(p, f, reply), await pool.test(p, f, reply));
+    expect(inline).toEqual(fromPool);
+    expect(inline[0]).toEqual({ kind: 'compile_error', message: 'Invalid regular expression: /boots (in|out of stock/: Unterminated group' });
+    expect(await evaluateRegex('boots (in|out of stock', '', reply, evaluator)).toEqual({
+      verdict: 'not_evaluated',
+      detail: 'pattern does not compile: Invalid regular expression: /boots (in|out of stock/: Unterminated group',
+    });
+    expect(jobs()).toBe(0);
+    // The run starts no worker early for them.
+    for (const [p, f] of broken) expect(mayNeedPool(p, f)).toBe(false);
+    expect(poolPatternCount(broken.map(([pattern, flags]) => ({ kind: 'regex', pattern, flags })), [])).toBe(0);
   });
 
   it('a runaway pattern goes to the pool and is stopped by its budget', async () => {

@@ -135,10 +135,15 @@ describe('regex pool', () => {
   });
 
   it('reports worker_failed when a worker never says it is ready', async () => {
-    const p = pool({ size: 1, timeoutMs: 100, startupTimeoutMs: 100, workerSource: 'setInterval(() => {}, 1000);' });
-    const r = await p.test('a', '', 'a');
-    expect(r.kind).toBe('worker_failed');
-    expect(r.kind === 'worker_failed' && r.message).toMatch(/no ready signal within 100 ms/);
+    // The deadline to report ready is the test's: fired at once, not waited for (a real 100 ms).
+    const ready = heldTimeout();
+    const p = pool({ size: 1, timeoutMs: 100, startupTimeoutMs: 100, startupTimer: ready.timer, workerSource: 'setInterval(() => {}, 1000);' });
+    const answer = p.test('a', '', 'a');
+    expect(ready.started).toEqual([100]);
+    ready.fire();
+    expect(await answer).toEqual({ kind: 'worker_failed', message: 'worker did not start: no ready signal within 100 ms' });
+    // Nothing waits: no worker is started in its place, so no deadline either.
+    expect(ready.started).toEqual([100]);
   });
 
   it('reports worker_failed when a ready worker never starts the job it was handed', async () => {

@@ -10,7 +10,10 @@ import { describe, expect, it } from 'vitest';
 import { agentConfig, cli, makeProject, serve, useCleanup } from './helpers.js';
 import { startServer, json as judgeJson, type TestServer } from '../judge/server.js';
 import { startShopAgent } from '../support/shop-agent.js';
-import { AMPLE_MS } from '../support/regex-pool.js';
+import { AMPLE_MS, countingJobs } from '../support/regex-pool.js';
+import { createRegexPool } from '../../src/assertions/index.js';
+import type { Config } from '../../src/config.js';
+import type { RegexEvaluator } from '../../src/types.js';
 import { nativeEcho, type AgentHandler } from '../support/agent-server.js';
 import { loadSuite } from '../../src/suite/index.js';
 import { checkFixtureFile } from '../../src/suite/fixtures.js';
@@ -48,8 +51,9 @@ const routed: AgentHandler = (req) => {
 };
 
 /**
- * probe matches every regex in the worker pool: a budget no loaded machine runs out of, for the tests
- * whose pattern finishes and whose verdict is asserted (the default 100 ms is the worker's own time).
+ * A regex probe leaves to the worker pool (as a run does: one with no small bound) gets a budget no
+ * loaded machine runs out of, for the tests whose pattern finishes and whose verdict is asserted
+ * (the default 100 ms is the worker's own time).
  */
 const AMPLE_REGEX = `regex: { timeoutMs: ${AMPLE_MS} }\n`;
 
@@ -198,6 +202,29 @@ describe('agent-replay probe: assertions and exit status', () => {
     const fail = await cli(['probe', 'refund?', '--assert', 'regex:/REFUNDS? are/'], cwd);
     expect(fail.code).toBe(1);
     expect(fail.stdout).toContain('verdict fail: ');
+  });
+
+  it('regex: matched as a run matches it, on the main thread when it needs no worker, else in the pool, with the same words', async () => {
+    const agent = await serve(routed);
+    const cwd = await project(agent.url, AMPLE_REGEX);
+    // Each probe's pool, counting the patterns it is asked to match.
+    const jobs: (() => number)[] = [];
+    const makeRegexPool = (config: Config): RegexEvaluator => {
+      const counted = countingJobs(createRegexPool({ size: 1, timeoutMs: config.regex.timeoutMs }));
+      jobs.push(counted.jobs);
+      return counted.pool;
+    };
+    const engine = { makeRegexPool };
+    // One quantifier on a short reply: a small bound, so the pool is never asked (and starts no worker).
+    const inline = await cli(['probe', 'refund?', '--assert', 'regex:/REFUNDS? are/i'], cwd, {}, { engine });
+    expect(inline.code, inline.stderr).toBe(0);
+    expect(inline.stdout).toContain('verdict pass: /REFUNDS? are/i matched "Refunds are"\n');
+    expect(jobs[0]?.()).toBe(0);
+    // An alternation with flag u: no bound, and V8's linear-time engine refuses it, so the pool matches it.
+    const pooled = await cli(['probe', 'refund?', '--assert', 'regex:/(REFUNDS|returns) are/iu'], cwd, {}, { engine });
+    expect(pooled.code, pooled.stderr).toBe(0);
+    expect(pooled.stdout).toContain('verdict pass: /(REFUNDS|returns) are/iu matched "Refunds are"\n');
+    expect(jobs[1]?.()).toBe(1);
   });
 
   it('judge: asks the configured judge, prints score against threshold and rationale, never the key', async () => {

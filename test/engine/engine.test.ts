@@ -55,7 +55,7 @@ function fakes() {
   };
   const deps: EngineDeps = {
     makeAgent: () => (log.push('agent built'), agent),
-    makeRegex: () => (log.push('regex built'), regex),
+    makeRegexPool: () => (log.push('regex built'), regex),
     makeJudge: () => (log.push('judge built'), judge),
   };
   return { log, deps };
@@ -142,7 +142,7 @@ describe('runCheck', () => {
     try {
       const hostPort = new URL(agent.url).host;
       const cwd = await suite('agent:\n  url: http://${AGENT_HOST}/chat\n  start: false\n', 'fixtures:\n  - { label: a, message: hi, assert: { contains: Hello } }\n');
-      const result = await runCheck(options(cwd, { env: { AGENT_HOST: hostPort } }), { makeRegex: fakes().deps.makeRegex });
+      const result = await runCheck(options(cwd, { env: { AGENT_HOST: hostPort } }), { makeRegexPool: fakes().deps.makeRegexPool });
       expect(result.kind).toBe('ran');
       if (result.kind !== 'ran') return;
       expect(result.record.fixtures[0]?.verdict).toBe('pass');
@@ -159,7 +159,7 @@ describe('runCheck', () => {
     const agent = await startAgentServer(() => ({ headers: { 'content-type': 'text/event-stream' }, body: 'data: {"reply":"Hi"}\n\n' }));
     try {
       const cwd = await suite(`agent:\n  url: ${agent.url}/chat\n  start: false\n  retries: 0\n`, 'fixtures:\n  - { label: a, message: hi, assert: { contains: Hi } }\n', 'config.yaml');
-      const result = await runCheck(options(cwd), { makeRegex: fakes().deps.makeRegex });
+      const result = await runCheck(options(cwd), { makeRegexPool: fakes().deps.makeRegexPool });
       expect(result.kind).toBe('ran');
       if (result.kind !== 'ran') return;
       expect(result.record.configName).toBe('config.yaml');
@@ -194,7 +194,7 @@ describe('runCheck', () => {
       const fingerprint = { model: 'openai/m', endpoint: `${judge.url}/gw/${TOKEN}/v1`, promptVersion: JUDGE_PROMPT_VERSION, criteria: [{ criterion: 'greets', threshold: 0.7 }] };
       await mkdir(join(cwd, '.agent-replay', 'baselines'));
       await writeFile(join(cwd, '.agent-replay', 'baselines', 'kept.json'), serializeBaseline({ label: 'kept', reply: 'Hello', route: { conversation: 'c', stage: 's' }, verdict: 'pass', acceptedAt: '2026-11-01T10:00:00.000Z', commit: 'a'.repeat(40), judge: { score: 0.8, rationale: 'greets', fingerprint } }));
-      const result = await runCheck(options(cwd), { makeRegex: fakes().deps.makeRegex });
+      const result = await runCheck(options(cwd), { makeRegexPool: fakes().deps.makeRegexPool });
       expect(result.kind).toBe('ran');
       if (result.kind !== 'ran') return;
       // The judge was asked at its address, token and all, once: only what is written down hides it.

@@ -11,7 +11,6 @@ import { Worker as RealWorker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { closedAfterEach } from '../support/per-test.js';
 import { runCheck, type CheckOptions } from '../../src/engine.js';
-import { withInlineRegex } from '../../src/assertions/regex-inline.js';
 import { createRegexPool } from '../../src/assertions/index.js';
 import { mergeRecords } from '../../src/record/index.js';
 import type { Clock, RunRecord } from '../../src/types.js';
@@ -188,7 +187,7 @@ describe('regex workers at the start of the run', () => {
     const events: string[] = [];
     const agentSeen = agent.requests;
     const record = await ran(await project(`${agent.url}/chat`, judge.url), {
-      makeRegex: (config) =>
+      makeRegexPool: (config) =>
         createRegexPool({
           size: config.regex.workers,
           timeoutMs: AMPLE_MS,
@@ -214,17 +213,15 @@ describe('regex workers at the start of the run', () => {
       const events: string[] = [];
       const seen = agent.requests.length;
       const record = await ran(cwd, {
-        makeRegex: (config) =>
-          withInlineRegex(
-            createRegexPool({
-              size: config.regex.workers,
-              timeoutMs: AMPLE_MS,
-              spawnWorker: (source: string, opts: WorkerOptions): Worker => {
-                events.push(`spawn (agent requests so far: ${agent.requests.length - seen})`);
-                return new RealWorker(source, opts);
-              },
-            }),
-          ),
+        makeRegexPool: (config) =>
+          createRegexPool({
+            size: config.regex.workers,
+            timeoutMs: AMPLE_MS,
+            spawnWorker: (source: string, opts: WorkerOptions): Worker => {
+              events.push(`spawn (agent requests so far: ${agent.requests.length - seen})`);
+              return new RealWorker(source, opts);
+            },
+          }),
       });
       return { events, record };
     };

@@ -22,6 +22,24 @@ export interface CountedPool {
   pool: RegexEvaluator;
   /** Workers started so far. */
   spawned: () => number;
+  /** Patterns `evaluator` handed to `pool` so far. */
+  jobs: () => number;
+}
+
+/** `pool`, counting the patterns it is asked to match (`jobs`): what the main thread did not decide. */
+export function countingJobs(pool: RegexEvaluator): { pool: RegexEvaluator; jobs: () => number } {
+  let jobs = 0;
+  return {
+    pool: {
+      test: (pattern, flags, text) => {
+        jobs++;
+        return pool.test(pattern, flags, text);
+      },
+      warm: (count) => pool.warm?.(count),
+      close: () => pool.close(),
+    },
+    jobs: () => jobs,
+  };
 }
 
 /** Pools to close after each test of the file that calls useCountedPools(). */
@@ -40,8 +58,9 @@ export function useCountedPools(): (timeoutMs: number) => CountedPool {
         return new RealWorker(src, options);
       },
     });
-    const evaluator = withInlineRegex(pool);
+    const counted = countingJobs(pool);
+    const evaluator = withInlineRegex(counted.pool);
     opened.push(evaluator, pool);
-    return { evaluator, pool, spawned: () => spawned };
+    return { evaluator, pool, spawned: () => spawned, jobs: counted.jobs };
   };
 }
