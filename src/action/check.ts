@@ -28,6 +28,7 @@ import { escapeInline } from '../report/escape.js';
 import { AgentNotReady, AgentWaitInterrupted, instantClock, ProxyNotReached, proxyAdvice } from '../agent/ready.js';
 import { makeRedactor, maskForms } from '../secrets.js';
 import { runSuiteEdits, suiteRepoPath } from './suite-edits.js';
+import { labelWord } from '../words.js';
 
 /** A path (relative to the workspace, forward slashes) that names no file in it: `../x`, `/x`, `C:/x`. */
 function outsideWorkspace(file: string): boolean {
@@ -124,6 +125,16 @@ export function capSource(inputs: Pick<Inputs, 'dir' | 'costCap'>, file: string)
  */
 export function configErrorsFailure(n: number, dir: string): string {
   return `${n} configuration ${n === 1 ? 'error' : 'errors'} in ${terminalLine(dir)}; nothing was sent to the agent`;
+}
+
+/**
+ * The step's failure when the estimate is above the cap: the confirm-label input as the accept
+ * label's lines show a label (labelWord), so a line break in it starts no line, nor a workflow
+ * command, of its own in the log (docs/security.md, "Agent text is data").
+ */
+export function capRefusalFailure(estimate: { usd: number; capUsd: number }, confirmLabel: string): string {
+  const [estimated, cap] = formatUsdPair(estimate.usd, estimate.capUsd);
+  return `estimated cost ${estimated} is above the cap ${cap}; nothing was spent. Apply the ${labelWord(confirmLabel)} label or set confirm-cost: true to run it.`;
 }
 
 /**
@@ -276,10 +287,7 @@ async function replayPlanned(inputs: Inputs, plan: Extract<CheckPlan, { kind: 'r
     core.setOutput('estimated-cost', usdDecimal(result.estimate.usd));
     core.setOutput('gate', 'failed');
     core.setOutput('verified', 'false');
-    const [estimated, cap] = formatUsdPair(result.estimate.usd, result.estimate.capUsd);
-    log.failed(
-      `estimated cost ${estimated} is above the cap ${cap}; nothing was spent. Apply the ${inputs.confirmLabel} label or set confirm-cost: true to run it.`,
-    );
+    log.failed(capRefusalFailure(result.estimate, inputs.confirmLabel));
     return;
   }
 

@@ -34,8 +34,21 @@ export type InitPreset = (typeof INIT_TEMPLATES)[number];
 /** The repository of the Action, as workflows name it in `uses:`; pinned to this version's tag. */
 const ACTION_REPOSITORY = 'agent-replay/agent-replay';
 export const ACTION_USES = `${ACTION_REPOSITORY}@v${TOOL.version}`;
-/** The actions the workflows use besides ours, pinned to their major version tags. */
-const PINNED = { checkout: 'actions/checkout@v4', downloadArtifact: 'actions/download-artifact@v4' } as const;
+/**
+ * GitHub's actions, at the major version tag a workflow names them by: the ones init writes
+ * (checkout, download-artifact), and every one the docs' examples show, which name the same tag
+ * (test/docs/examples.test.ts). Each is the action's current major, whose action.yml runs on
+ * node24 (the v4 tags run on node20, past its end of life in April 2026); the project's own
+ * workflows pin the same majors by commit SHA (test/repo/workflows.test.ts). Why a tag, not a
+ * SHA, in what init writes: docs/cli.md, "init".
+ */
+export const PINNED = {
+  checkout: 'actions/checkout@v7',
+  downloadArtifact: 'actions/download-artifact@v8',
+  uploadArtifact: 'actions/upload-artifact@v7',
+  setupNode: 'actions/setup-node@v7',
+  createGithubAppToken: 'actions/create-github-app-token@v3',
+} as const;
 
 export interface InitOptions {
   dir: string;

@@ -15,7 +15,8 @@ import { renderCompareMarkdown, renderCompareText, type CompareSuites } from '..
 import { terminalBlock, terminalLine } from '../report/escape.js';
 import { attemptsRefusalFix } from '../report/blocks.js';
 import { where } from '../report/item-parts.js';
-import { cliWords, renderTerminal } from '../report/terminal.js';
+import { cliWords, cliWordsOf, renderTerminal } from '../report/terminal.js';
+import { NEW_CONFIG_NAME } from '../suite/config-names.js';
 import { newResultsToAccept } from '../report/to-accept.js';
 import { writeBaselines } from '../accept/write.js';
 import { screenAccepted } from '../accept/screen.js';
@@ -207,7 +208,8 @@ function exitFor(result: CheckResult, io: CliIO, dir = '.agent-replay'): number 
     return EXIT.usage;
   }
   if (result.gate.failed) {
-    io.stderr(`gate failed: ${terminalLine(cliWords(result.gate.reason))}\n`);
+    // Its cause's fix names the suite's config file (a key in agent.headers: in config.yaml when that is the suite's).
+    io.stderr(`gate failed: ${terminalLine(cliWordsOf(result.gate.reason, result.suite.configName))}\n`);
     return EXIT.gate;
   }
   return EXIT.ok;
@@ -739,7 +741,7 @@ async function cmdReport(values: Values, io: CliIO): Promise<number> {
     return EXIT.usage;
   }
   if (g.failed) {
-    io.stderr(`gate failed: ${terminalLine(cliWords(g.reason))}\n`);
+    io.stderr(`gate failed: ${terminalLine(cliWordsOf(g.reason, merged.configName ?? NEW_CONFIG_NAME))}\n`);
     return EXIT.gate;
   }
   return EXIT.ok;

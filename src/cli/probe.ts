@@ -208,7 +208,7 @@ function renderProbe(r: ProbeResult, opts: { color: boolean; preset: string | un
   const f = r.record;
   const lines = [paint('bold', `probe: ${terminalLine(f.message)}`), paint('grey', probeFacts(r)), ''];
   if (f.errored) {
-    lines.push(`${paint('bold', 'errored')}: ${terminalLine(cliWords(f.error ?? ''))}`);
+    lines.push(`${paint('bold', 'errored')}: ${terminalLine(cliWordsOf(f.error ?? '', opts.configName))}`);
     // The cause and its fix, as run's summary says them for the same error (evaluate/causes.ts), in the CLI's words.
     const cause = causeOf(f, r.agentEndpoint, false, false, undefined, opts.configName);
     if (cause !== null) lines.push(paint('grey', `  cause: ${terminalLine(presetWords(cliWordsOf(causeLine({ ...cause, labels: [f.label] }, 1), opts.configName), opts.preset))}`));

@@ -430,15 +430,17 @@ export function headlineText(model: ReportModel): string {
 /**
  * The cause shared by most unverified items, as the line under the headline: "all 5: HTTP 404
  * from https://host/api/chat: check agent-path or agent.url"; null when the run was verified or
- * no item names a cause (an interrupted run whose finished items are clean).
+ * no item names a cause (an interrupted run whose finished items are clean). `fixWords`: the
+ * surface's words for the fix (the terminal's: cliWordsOf), applied to the fix alone, never to what
+ * the cause quotes (an address, an agent's words).
  */
-export function topCauseText(model: Pick<ReportModel, 'verification'>): string | null {
+export function topCauseText(model: Pick<ReportModel, 'verification'>, fixWords: (hint: string) => string = (hint) => hint): string | null {
   const v = model.verification;
   const top = v.causes[0];
   if (v.verified || top === undefined) return null;
   const n = v.errored + v.notEvaluated;
   const others = v.causes.length - 1;
-  return `${causeLine(top, n)}${others > 0 ? ` (and ${others} other ${others === 1 ? 'cause' : 'causes'})` : ''}`;
+  return `${causeLine(top.hint === null ? top : { ...top, hint: fixWords(top.hint) }, n)}${others > 0 ? ` (and ${others} other ${others === 1 ? 'cause' : 'causes'})` : ''}`;
 }
 
 /** The verdict drift in words, in every surface. */

@@ -102,8 +102,9 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   lines.push(paint('bold', paint(headColour, fit(`agent-replay: ${headlineText(model)}`))));
   const fails = gateFailsText(model, gate, terminalLine);
   if (fails !== null) lines.push(paint('yellow', fit(`  ${fails}`)));
-  const cause = topCauseText(model);
-  if (cause !== null) lines.push(paint('grey', fit(`  cause: ${terminalLine(clip(cliWordsOf(cause, file), 2000))}`)));
+  // The fix in the CLI's words, never what the cause quotes (an address, an agent's words).
+  const cause = topCauseText(model, (hint) => cliWordsOf(hint, file));
+  if (cause !== null) lines.push(paint('grey', fit(`  cause: ${terminalLine(clip(cause, 2000))}`)));
   if (run.incomplete != null) lines.push(paint('yellow', fit(terminalLine(incompleteText(run.incomplete)))));
   const flaky = flakyText(model);
   if (flaky !== null) lines.push(paint('yellow', fit(flaky)));
@@ -173,7 +174,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
       const text = g === undefined ? undefined : texts.get(g);
       if (g !== undefined && g !== group) {
         const n = items.filter((x) => model.causeOf.get(x) === g).length;
-        lines.push(paint('grey', fit(`  ${terminalLine(clip(cliWordsOf(causeLine({ ...g, labels: g.labels.slice(0, n) }, items.length), file), 2000))}`)));
+        lines.push(paint('grey', fit(`  ${terminalLine(clip(causeLine({ ...g, hint: g.hint === null ? null : cliWordsOf(g.hint, file), labels: g.labels.slice(0, n) }, items.length), 2000))}`)));
         // The text the group's items share, once; each item below shows only what differs.
         const shared = text === undefined ? null : sharedLine(text, n);
         if (shared !== null) lines.push(fit(`    ${terminalLine(clipKeepingFix(cliWordsOf(shared, file), 300))}`));
@@ -292,7 +293,10 @@ function replyLines(f: FixtureRecord, indent: string, paint: Paint, fit: Fit, wh
 /**
  * A cause's fix names the Action's inputs beside config.yml's keys ("check agent-url (agent.url)",
  * evaluate/causes.ts); on the command line, where this summary is printed, the flags are named
- * instead, and the inputs the CLI has no flag for are left to config.yml (docs/cli.md).
+ * instead, and the inputs the CLI has no flag for are left to config.yml (docs/cli.md). It rewrites
+ * every phrase it knows in the text it is given: give it a fix alone where one is apart (a cause's
+ * hint: topCauseText, causeLine), since a text that quotes an agent, a reply or a path may hold the
+ * same phrase. cliWords: for a text with no agent.headers fix in it, or no suite to name.
  */
 export function cliWords(text: string): string {
   return cliWordsOf(text, NEW_CONFIG_NAME);

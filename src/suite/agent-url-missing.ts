@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { CONFIG_NAMES } from './config-names.js';
+import { CONFIG_NAMES, NEW_CONFIG_NAME } from './config-names.js';
 import type { ConfigIssue } from './issues.js';
 
 /** The line (1-based) and column of a commented `# url: ...` line under the top-level `agent:` key; null when there is none. */
@@ -48,5 +48,6 @@ export function noAgentUrlIssue(dir: string, cwd: string, others: string): Confi
       fix: `uncomment line ${String(at.line)} and set it to your agent's address (url: http://...), ${others}`,
     };
   }
-  return { file: `${shownDir}/config.yml`, line: null, column: null, message: 'no agent URL is configured', fix: `set agent.url in config.yml, ${others}` };
+  // No config file: the one to create.
+  return { file: `${shownDir}/${NEW_CONFIG_NAME}`, line: null, column: null, message: 'no agent URL is configured', fix: `set agent.url in ${NEW_CONFIG_NAME}, ${others}` };
 }

@@ -9,7 +9,7 @@ import type { AgentServer, AgentHandler } from '../support/agent-server.js';
 import { HEAD, makeWorkspace, pullPayload, runAction, useServers, type ActionRun } from './harness.js';
 import { parseRecord } from '../../src/record/index.js';
 import { parseCommentMetadata, renderCapRefusal, usdDecimal } from '../../src/report/index.js';
-import { capSource } from '../../src/action/check.js';
+import { capRefusalFailure, capSource } from '../../src/action/check.js';
 import { envInputGetter, readInputs } from '../../src/action/inputs.js';
 import { ctx as reportCtx } from '../report/fixtures.js';
 import { gateRun } from '../../src/evaluate/gate.js';
@@ -363,6 +363,14 @@ describe('check mode, end to end', () => {
     expect(agent.requests.length).toBeGreaterThan(before);
     const record = parseRecord(readFileSync(confirmed.outputs['results-path'] as string, 'utf8'), 'r');
     expect(record.estimate).toMatchObject({ aboveCap: true, confirmed: true });
+  });
+
+  it('above the cap, a confirm-label holding a line break is named on the failure\'s one line, quoted, as the accept label is (labelWord)', () => {
+    // The refusal end to end, with the default label: the test above. How the label is named is capRefusalFailure's.
+    const failure = capRefusalFailure({ usd: 0.06, capUsd: 0.01 }, 'confirm\n::error::x');
+    expect(failure).toBe('estimated cost $0.06 is above the cap $0.01; nothing was spent. Apply the "confirm\\n::error::x" label or set confirm-cost: true to run it.');
+    expect(failure).not.toContain('\n');
+    expect(capRefusalFailure({ usd: 0.06, capUsd: 0.01 }, 'confirm-cost')).toContain('Apply the confirm-cost label or');
   });
 
   it('above a cap set in config.yml, the comment names the config file of the dir input, as the suite has it (capSource)', () => {

@@ -692,6 +692,8 @@ describe('init for a second suite of the repository (docs/action.md, "Two suites
     const text = await readFile(join(cwd, '.github/workflows/agent-replay-report.yml'), 'utf8');
     const steps = Object.values((parse(text) as Workflow).jobs)[0]!.steps;
     const patterns = steps.filter((st) => st.uses?.startsWith('actions/download-artifact@')).map((st) => st.with?.pattern as string);
+    // the current major, whose action.yml runs on node24 (v4's ran on node20)
+    expect(steps.filter((st) => st.uses?.startsWith('actions/download-artifact@')).map((st) => st.uses)).toEqual(['actions/download-artifact@v8', 'actions/download-artifact@v8']);
     // The run's commit ends the folder: apps/sales/.agent-replay-v2's artifacts start as this suite's do.
     expect(patterns).toEqual(['agent-replay-results-apps-sales-.agent-replay-${{ github.event.workflow_run.head_sha }}-shard-*', 'agent-replay-results-apps-sales-.agent-replay-${{ github.event.workflow_run.head_sha }}?(-attempt-*)']);
     expect(text).toContain(
@@ -798,7 +800,7 @@ describe('the workflows init writes', () => {
     const check = (await written())['agent-replay.yml']!;
     expect(Object.keys(check.yaml.on)).toEqual(['deployment_status']);
     expect(check.yaml.jobs.replay!.if).toBe("github.event.deployment_status.state == 'success'");
-    expect(check.yaml.jobs.replay!.steps[0]).toMatchObject({ uses: 'actions/checkout@v4', with: { ref: '${{ github.event.deployment.sha }}' } });
+    expect(check.yaml.jobs.replay!.steps[0]).toMatchObject({ uses: 'actions/checkout@v7', with: { ref: '${{ github.event.deployment.sha }}' } });
     expect(check.text).toContain('group: agent-replay-${{ github.event.deployment.sha }}-${{ github.event.deployment.environment }}');
     expect(check.yaml.jobs.replay!.steps[1]!.with).toMatchObject({ 'agent-path': '/api/chat', 'wait-for-agent': 60 });
   });

@@ -19,6 +19,7 @@ import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from '
 import { parse, parseDocument } from 'yaml';
 import { envInputGetter, readInputs } from '../../src/action/inputs.js';
 import { COMMANDS, parseArgv, type CommandName } from '../../src/cli/options.js';
+import { PINNED } from '../../src/cli/init.js';
 import { AGENT_PRESETS, baselineSchemas, loadSuite, serializeBaseline } from '../../src/suite/index.js';
 import { JUDGE_PROMPT_VERSION } from '../../src/judge/prompt.js';
 import { startDemoServer } from '../../src/demo/server.js';
@@ -510,6 +511,13 @@ describe('the workflow examples', () => {
   const workflows = FILE_BLOCKS.flatMap((b) => {
     const k = kindOf(b)?.kind;
     return k === 'workflow' || k === 'workflow excerpt' || k === 'steps' ? [{ b, kind: k }] : [];
+  });
+
+  it("name GitHub's actions at the tags init writes (PINNED), their current majors, in examples and prose alike", () => {
+    const pinned = new Set<string>(Object.values(PINNED));
+    const named = PAGES.flatMap((page) => [...readFileSync(page, 'utf8').matchAll(/\bactions\/[\w.-]+@[\w.-]+/g)].map((m) => ({ page, uses: m[0] })));
+    expect(named.length).toBeGreaterThanOrEqual(15);
+    expect(named.filter((n) => !pinned.has(n.uses))).toEqual([]);
   });
 
   it('are the check, preview, accept, shard, report, calibrate, nightly and traces workflows', () => {

@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { convertWorkflowTemplate, NoOperationTraceWriter, parseWorkflow } from '@actions/workflow-parser';
 import { parse } from 'yaml';
 import { afterAll, describe, expect, it } from 'vitest';
+import { PINNED } from '../../src/cli/init.js';
 
 const run = promisify(execFile);
 
@@ -89,6 +90,18 @@ describe('.github/workflows', () => {
     expect(count).toBeGreaterThan(5);
     for (const [action, lines] of pins) expect([...lines], action).toHaveLength(1);
     expect([...pins.keys()].sort()).toEqual(['actions/checkout', 'actions/setup-node', 'actions/upload-artifact']);
+  });
+
+  it("pin each action at the major that init's workflows and the docs' examples name it by (PINNED): a major Dependabot moves here is moved there too", async () => {
+    const tags = new Map(Object.values(PINNED).map((uses) => uses.split('@') as [string, string]));
+    const majors = new Set<string>();
+    for (const [name, { text }] of Object.entries(await workflows())) {
+      for (const m of text.matchAll(/uses: ([\w.-]+\/[\w.-]+)@[0-9a-f]{40} # (v\d+)\.\d+\.\d+$/gm)) {
+        expect(tags.get(m[1]!), `${name}: ${m[0]}`).toBe(m[2]);
+        majors.add(m[1]!);
+      }
+    }
+    expect([...majors].sort()).toEqual(['actions/checkout', 'actions/setup-node', 'actions/upload-artifact']);
   });
 
   it('ask for read-only contents by default; only the release job writes, and only the dogfood job comments', async () => {

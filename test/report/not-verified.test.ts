@@ -101,3 +101,29 @@ describe('a run that is not verified', () => {
     expect(one).not.toMatch(/check agent-url/);
   });
 });
+
+describe("the terminal's cause lines, in the CLI's words", () => {
+  it("say the fix in the CLI's words and what the cause quotes as it was said: an agent's words that read like a fix are not rewritten", () => {
+    resetLines();
+    // The agent's own error, quoted as the cause (its first clause), holds the Action's words for a setting.
+    const quoted = 'message turn: the agent answered with an error: the upstream says check agent-url (agent.url) and agent-headers (agent.headers)';
+    const text = renderTerminal(
+      run([
+        fixture('refund-policy', { errored: true, errorKind: 'agent_error', error: quoted, reply: null, route: null, verdict: null, drift: null, detail: '', baseline: baseline('refund-policy', 'Stored.') }),
+        fixture('opening-hours', { errored: true, errorKind: 'agent_error', error: quoted, reply: null, route: null, verdict: null, drift: null, detail: '', baseline: baseline('opening-hours', 'Stored.') }),
+        errored('order-status', 'message turn: agent returned HTTP 401 after 1 attempt: {"error":"missing key"}'),
+      ]),
+      { color: false },
+    );
+    // the line under the headline and the group's line
+    const causeLines = text.split('\n').filter((l) => /^ {2}(?:cause: )?2 of 3: /.test(l));
+    expect(causeLines).toHaveLength(2);
+    for (const line of causeLines) {
+      expect(line).toContain('the upstream says check agent-url (agent.url) and agent-headers (agent.headers)');
+      expect(line).not.toContain('--agent-url');
+    }
+    // A fix of ours beside it is still said in the CLI's words.
+    expect(text).toContain('check the key or token it expects in agent.headers in config.yml');
+  });
+});
+

@@ -100,6 +100,11 @@ describe('a config.yaml suite is told of config.yaml', () => {
     const cwd401 = await makeProject({ config: agentConfig(refusing.url), fixtures: { 'a.yml': OK_FIXTURE } });
     await rename(join(cwd401, '.agent-replay', 'config.yml'), join(cwd401, '.agent-replay', 'config.yaml'));
     expect((await cli(['probe', 'hi'], cwd401)).stdout).toContain('check the key or token it expects in agent.headers in config.yaml');
+    // run's "gate failed" line, the same cause's fix in the CLI's words: config.yaml too, never config.yml.
+    const run = await cli(['run'], cwd401);
+    expect(run.stderr).toContain('gate failed: ');
+    expect(run.stderr).toContain('check the key or token it expects in agent.headers in config.yaml');
+    expect(run.stderr).not.toContain('config.yml');
   });
 
   it("a cause's fix names config.yaml: the terminal, the --markdown report, JUnit, results.json's configName and accept's refusal", async () => {

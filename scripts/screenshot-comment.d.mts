@@ -1,0 +1,1 @@
+export declare function withoutDbusNoise(stderr: string): string;
