@@ -60,6 +60,7 @@ describe('schemas built on first use', () => {
   });
 
   it("config.yml builds the schemas of the sections it has, each on its first use; a key that is no section, every section's", async () => {
+    vi.resetModules(); // a graph of its own, as above
     const { resolveConfigFile } = await import('../src/suite/config-file.js');
     await import('../src/suite/meaning-config.js');
     await import('../src/suite/tools.js');
