@@ -4,7 +4,7 @@
 
 import * as z from 'zod';
 import type { Assertion, Fixture, SingleAssertion } from '../types.js';
-import { describeValue, flowYaml, quote, rangeCheckedAfter, REFUSED_AFTER, translateZodIssues, type ConfigIssue, type NumberRange } from './issues.js';
+import { describeValue, flowYaml, quote, rangeCheckedAfter, REFUSED_AFTER, translateZodIssues, type NumberRange } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import { itemFileRule, itemsOfFile, soundItemsOfFile, splitNumbersOfOneItem, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
@@ -14,7 +14,7 @@ import { regexCompileAdvice, regexMeaningNote, regexSlashesNote } from './regex-
 import { docsUrl } from '../version.js';
 import { shownJson } from '../words.js';
 import { onFirstUse } from '../patterns.js';
-import { commentCutWarning, curlyQuotesWarning, keyed } from './yaml-traps.js';
+import { checkTextWarnings, keyed, userTurnWarnings } from './yaml-traps.js';
 
 const ASSERTION_KINDS = ['contains', 'regex', 'judge', 'maxLatencyMs', 'toolCalled', 'toolNotCalled'] as const;
 export const DEFAULT_THRESHOLD = 0.7;
@@ -190,7 +190,7 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
   if (typeof raw.message === 'string' && raw.message.trim() === '') {
     err([...path, 'message'], `${prefix()}message is empty`, 'write the user message to send to the agent');
   }
-  messageWarnings(src, [...path, 'message'], raw.message, prefix, result.warnings);
+  userTurnWarnings(src, path, 'message', raw.message, MESSAGE_TURN, prefix, result.warnings);
 
   let assertion: Assertion | null = null;
   const a = raw.assert;
@@ -215,15 +215,8 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
   }
 }
 
-const MESSAGE_TURN = { name: 'the message', written: keyed('message') };
-
 /** A message YAML reads otherwise than it looks (yaml-traps.ts): cut at a ` #`, or in curly quotes. */
-function messageWarnings(src: SourceFile, path: PathSegment[], message: unknown, prefix: () => string, warnings: ConfigIssue[]): void {
-  const cut = commentCutWarning(src, path, message, MESSAGE_TURN, prefix);
-  if (cut !== null) warnings.push(cut);
-  const curly = curlyQuotesWarning(src, path, message, 'the message', 'the agent is sent them', keyed('message'), prefix);
-  if (curly !== null) warnings.push(curly);
-}
+const MESSAGE_TURN = { name: 'the message', written: keyed('message') };
 
 /**
  * `assert: [{contains: x}, {maxLatencyMs: 2000}]` (docs/fixtures.md, "Assertions"): checks that
@@ -350,10 +343,8 @@ function checkAssertion(
     ok = false;
   }
 
-  if (kind !== 'judge') {
-    const curly = curlyQuotesWarning(src, [...path, kind], value, `the ${kind} value`, kind === 'contains' ? 'the check looks for them in the reply' : 'the pattern matches them in the reply', keyed(kind), prefix);
-    if (curly !== null) result.warnings.push(curly);
-  }
+  // A judge's criterion is read by its meaning: curly quotes around it change nothing.
+  if (kind !== 'judge') checkTextWarnings(src, path, kind, value, prefix, result.warnings);
   if (kind === 'contains') return ok ? { kind, value } : null;
 
   if (kind === 'regex') {

@@ -13,7 +13,7 @@ import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.j
 import { COMPILE_FIX, inlineFlagsFix, regexSlashesNote } from './regex-advice.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { onFirstUse } from '../patterns.js';
-import { commentCutWarning, curlyQuotesWarning, keyed, listItem, type TurnText } from './yaml-traps.js';
+import { checkTextWarnings, keyed, listItem, userTurnWarnings, type TurnText } from './yaml-traps.js';
 import { isSplitNumberMessage, splitNumberAs, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './yaml/split-number.js';
 
 const DEFAULT_MAX_TURNS = 20;
@@ -196,14 +196,10 @@ const OPENING_TURN: TurnText = { name: 'the opening', written: keyed('opening') 
 /** The user turns YAML reads otherwise than they look (yaml-traps.ts): cut at a ` #`, or in curly quotes. */
 function turnWarnings(src: SourceFile, raw: Record<string, unknown>, path: PathSegment[], prefix: string, warnings: ConfigIssue[]): void {
   const said = (): string => prefix;
-  const turns: [PathSegment[], unknown, TurnText][] = [[[...path, 'opening'], raw.opening, OPENING_TURN]];
-  if (Array.isArray(raw.followUps)) raw.followUps.forEach((f, i) => turns.push([[...path, 'followUps', i], f, { name: `follow-up #${i + 1}`, written: listItem }]));
-  for (const [at, value, turn] of turns) {
-    const cut = commentCutWarning(src, at, value, turn, said);
-    if (cut !== null) warnings.push(cut);
-    const curly = curlyQuotesWarning(src, at, value, turn.name, 'the agent is sent them', turn.written, said);
-    if (curly !== null) warnings.push(curly);
-  }
+  userTurnWarnings(src, path, 'opening', raw.opening, OPENING_TURN, said, warnings);
+  if (!Array.isArray(raw.followUps)) return;
+  const followUps = [...path, 'followUps'];
+  raw.followUps.forEach((f, i) => userTurnWarnings(src, followUps, i, f, { name: `follow-up #${i + 1}`, written: listItem }, said, warnings));
 }
 
 /**
@@ -241,8 +237,7 @@ function checkReplies(src: SourceFile, raw: Record<string, unknown>, path: PathS
     // A split number leaves a key of digits beside turn (`000`, read as 0): only then is the line read.
     if (Object.keys(r).some((k) => /^\d+$/.test(k))) splitTurnFix(src, r.turn, [...at, 'turn'], prefix, `expect.reply[${i}].turn`, turns, result.errors);
     const kind = hasContains ? 'contains' : 'regex';
-    const curly = curlyQuotesWarning(src, [...at, kind], r[kind], `the ${kind} value`, kind === 'contains' ? 'the check looks for them in the reply' : 'the pattern matches them in the reply', keyed(kind), () => `${name}: `);
-    if (curly !== null) result.warnings.push(curly);
+    checkTextWarnings(src, at, kind, r[kind], () => `${name}: `, result.warnings);
     if (typeof r[kind] === 'string' && (r[kind] as string) === '') err([...at, kind], `${name}: ${kind} is empty`, `write the text the reply must ${kind === 'regex' ? 'match' : 'contain'}`);
     if (r.flags !== undefined && !hasRegex) err([...at, 'flags'], `${name}: flags only apply to a regex, not to contains`, 'remove flags');
     if (hasRegex && typeof r.regex === 'string' && (r.flags === undefined || typeof r.flags === 'string')) {

@@ -36,14 +36,15 @@ function commentAt(line: string, from: number): number {
 /**
  * `message: Where is order #5521?`: an unquoted user turn whose line holds a ` #`, which YAML reads
  * as the start of a comment, so the agent is sent "Where is order". Said whether the `#` was meant
- * as text or as a comment (`message: hi # greeting test`): the fix gives both ways, and either
- * silences it. Only a plain value is read this way (a quoted one or a block scalar keeps its `#`).
+ * as text or as a comment (`message: hi # greeting test`), which the line cannot tell apart: the
+ * fix gives both ways, and each silences it. Only a plain value is read this way (a quoted one or
+ * a block scalar keeps its `#`).
  */
-export function commentCutWarning(src: SourceFile, path: PathSegment[], value: unknown, turn: TurnText, prefix: () => string): ConfigIssue | null {
+function commentCutWarning(src: SourceFile, base: PathSegment[], key: PathSegment, value: unknown, turn: TurnText, prefix: () => string): ConfigIssue | null {
   if (typeof value !== 'string' || value === '') return null;
   const lines = commentLines(src.text);
   if (lines === null) return null;
-  const pos = src.valueAt(path);
+  const pos = src.valueAt([...base, key]);
   if (pos.line === null || pos.column === null) return null;
   const first = lines[pos.line - 1];
   if (first === undefined) return null;
@@ -71,7 +72,7 @@ export function commentCutWarning(src: SourceFile, path: PathSegment[], value: u
         line: n + 1,
         column: hash + 1,
         message: `${prefix()}${turn.name} on line ${n + 1} ends before ${quote(rest)}: YAML reads a # after a space and the rest of the line as a comment, so the agent is sent ${quote(value)}`,
-        fix: `quote ${turn.name} if # is part of it (${turn.written(whole)}), or, if ${quote(rest)} is a comment, put it on a line of its own`,
+        fix: `quote ${turn.name} if # is part of it (${turn.written(whole)}); if ${quote(rest)} is a comment, put it on a line of its own, or after ${turn.name} in quotes (${turn.written(value)} ${rest})`,
       };
     }
     if (!meant.startsWith(seen) || seen.length >= meant.length) return null;
@@ -92,9 +93,10 @@ function curlyQuoted(value: string): boolean {
  * only), so the check looks for them in the reply, or the agent is sent them. Checked on the value
  * as read; the file's text is read only for the position of a value that has them.
  */
-export function curlyQuotesWarning(
+function curlyQuotesWarning(
   src: SourceFile,
-  path: PathSegment[],
+  base: PathSegment[],
+  key: PathSegment,
   value: unknown,
   /** `the contains value`, `the message`. */
   name: string,
@@ -106,7 +108,7 @@ export function curlyQuotesWarning(
   prefix: () => string,
 ): ConfigIssue | null {
   if (typeof value !== 'string' || !curlyQuoted(value)) return null;
-  const pos = src.valueAt(path);
+  const pos = src.valueAt([...base, key]);
   const line = pos.line === null ? '' : ` on line ${pos.line}`;
   // Shown between its own quotes as written; a text with a line break or another control
   // character, as a quoted value shows it (quote), long ones cut.
@@ -120,6 +122,28 @@ export function curlyQuotesWarning(
     message: `${prefix()}${name}${line} is in curly quotes ${shown}, which are part of the text: ${effect}`,
     fix: `write straight quotes (${written(inner)}) or none`,
   };
+}
+
+/**
+ * A user turn YAML reads otherwise than it looks: cut at a ` #`, or in curly quotes; each said goes
+ * to `warnings`. The turn is at `key` of `base` (a list item's index), its path made only to place
+ * one that is said: a fixture without either pays no array (the loader's garbage, at thousands of
+ * fixtures).
+ */
+export function userTurnWarnings(src: SourceFile, base: PathSegment[], key: PathSegment, value: unknown, turn: TurnText, prefix: () => string, warnings: ConfigIssue[]): void {
+  if (typeof value !== 'string') return;
+  const cut = commentCutWarning(src, base, key, value, turn, prefix);
+  if (cut !== null) warnings.push(cut);
+  const curly = curlyQuotesWarning(src, base, key, value, turn.name, 'the agent is sent them', turn.written, prefix);
+  if (curly !== null) warnings.push(curly);
+}
+
+/** A check's text (`contains`, `regex`) in curly quotes, which it then looks for in the reply; said goes to `warnings`. */
+export function checkTextWarnings(src: SourceFile, base: PathSegment[], kind: 'contains' | 'regex', value: unknown, prefix: () => string, warnings: ConfigIssue[]): void {
+  if (typeof value !== 'string' || !curlyQuoted(value)) return;
+  const effect = kind === 'contains' ? 'the check looks for them in the reply' : 'the pattern matches them in the reply';
+  const curly = curlyQuotesWarning(src, base, kind, value, `the ${kind} value`, effect, keyed(kind), prefix);
+  if (curly !== null) warnings.push(curly);
 }
 
 /** `key: "text"`, as a fix writes a value. */

@@ -18,7 +18,7 @@ describe('a user turn cut at " #"', () => {
     const r = await load({ [`${F}/order.yml`]: 'label: order\nmessage: Where is order #5521?\n' });
     expect(r.errors).toEqual([]);
     expect(said(r.warnings)).toEqual([
-      `${F}/order.yml:2:25: fixture "order": the message on line 2 ends before "#5521?": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "Where is order" | quote the message if # is part of it (message: "Where is order #5521?"), or, if "#5521?" is a comment, put it on a line of its own`,
+      `${F}/order.yml:2:25: fixture "order": the message on line 2 ends before "#5521?": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "Where is order" | quote the message if # is part of it (message: "Where is order #5521?"); if "#5521?" is a comment, put it on a line of its own, or after the message in quotes (message: "Where is order" #5521?)`,
     ]);
     expect(r.suite?.fixtures.map((f) => f.message)).toEqual(['Where is order']);
   });
@@ -29,7 +29,7 @@ describe('a user turn cut at " #"', () => {
       [`${F}/b.yml`]: 'fixtures:\n  - label: greet2\n    # greeting test\n    message: hi\n',
     });
     expect(said(r.warnings)).toEqual([
-      `${F}/a.yml:3:17: fixture "greet": the message on line 3 ends before "# greeting test": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "hi" | quote the message if # is part of it (message: "hi # greeting test"), or, if "# greeting test" is a comment, put it on a line of its own`,
+      `${F}/a.yml:3:17: fixture "greet": the message on line 3 ends before "# greeting test": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "hi" | quote the message if # is part of it (message: "hi # greeting test"); if "# greeting test" is a comment, put it on a line of its own, or after the message in quotes (message: "hi" # greeting test)`,
     ]);
   });
 
@@ -49,18 +49,19 @@ describe('a user turn cut at " #"', () => {
         '  - label: other  # a comment on the label line',
         '    message: hello',
         '    assert: { contains: "x" }   # and after the check',
+        '  - { label: flow, message: hi } # a comment after the { }',
         '',
       ].join('\n'),
     });
     expect(r.errors).toEqual([]);
     expect(r.warnings).toEqual([]);
-    expect(r.suite?.fixtures.map((f) => f.message)).toEqual(['Where is order #5521?', 'order #5521', 'Where is order #5521?\n', 'order#5521 please', 'hello']);
+    expect(r.suite?.fixtures.map((f) => f.message)).toEqual(['Where is order #5521?', 'order #5521', 'Where is order #5521?\n', 'order#5521 please', 'hello', 'hi']);
   });
 
   it('says a message over several lines cut on its last line, at that line', async () => {
     const r = await load({ [`${F}/multi.yml`]: 'label: multi\nmessage: Where is\n  order #5521?\n' });
     expect(said(r.warnings)).toEqual([
-      `${F}/multi.yml:3:9: fixture "multi": the message on line 3 ends before "#5521?": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "Where is order" | quote the message if # is part of it (message: "Where is order #5521?"), or, if "#5521?" is a comment, put it on a line of its own`,
+      `${F}/multi.yml:3:9: fixture "multi": the message on line 3 ends before "#5521?": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "Where is order" | quote the message if # is part of it (message: "Where is order #5521?"); if "#5521?" is a comment, put it on a line of its own, or after the message in quotes (message: "Where is order" #5521?)`,
     ]);
   });
 
@@ -70,8 +71,8 @@ describe('a user turn cut at " #"', () => {
     });
     expect(r.errors).toEqual([]);
     expect(said(r.warnings)).toEqual([
-      `${P}/p.yml:2:16: persona script "p": the opening on line 2 ends before "#there": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "Hello" | quote the opening if # is part of it (opening: "Hello #there"), or, if "#there" is a comment, put it on a line of its own`,
-      `${P}/p.yml:5:11: persona script "p": follow-up #2 on line 5 ends before "#5 please": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "Order" | quote follow-up #2 if # is part of it (- "Order #5 please"), or, if "#5 please" is a comment, put it on a line of its own`,
+      `${P}/p.yml:2:16: persona script "p": the opening on line 2 ends before "#there": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "Hello" | quote the opening if # is part of it (opening: "Hello #there"); if "#there" is a comment, put it on a line of its own, or after the opening in quotes (opening: "Hello" #there)`,
+      `${P}/p.yml:5:11: persona script "p": follow-up #2 on line 5 ends before "#5 please": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "Order" | quote follow-up #2 if # is part of it (- "Order #5 please"); if "#5 please" is a comment, put it on a line of its own, or after follow-up #2 in quotes (- "Order" #5 please)`,
     ]);
   });
 
