@@ -14,7 +14,7 @@ import { regexCompileAdvice, regexMeaningNote, regexSlashesNote } from './regex-
 import { docsUrl } from '../version.js';
 import { shownJson } from '../words.js';
 import { onFirstUse } from '../patterns.js';
-import { checkTextWarnings, keyed, userTurnWarnings } from './yaml-traps.js';
+import { checkTextWarnings, commentOnlyFix, keyed, userTurnWarnings } from './yaml-traps.js';
 
 const ASSERTION_KINDS = ['contains', 'regex', 'judge', 'maxLatencyMs', 'toolCalled', 'toolNotCalled'] as const;
 export const DEFAULT_THRESHOLD = 0.7;
@@ -167,6 +167,7 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
       // meant (docs/fixtures.md, "Assertions").
       if (assertAt !== null && issue.line === assertAt.line && issue.column === assertAt.column) issue.fix = assertTextFix(raw.assert as string);
     }
+    commentOnlyFix(src, path, 'message', raw.message, issues);
     result.errors.push(...issues);
   }
 

@@ -13,7 +13,7 @@ import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.j
 import { COMPILE_FIX, inlineFlagsFix, regexSlashesNote } from './regex-advice.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { onFirstUse } from '../patterns.js';
-import { checkTextWarnings, keyed, listItem, userTurnWarnings, type TurnText } from './yaml-traps.js';
+import { checkTextWarnings, commentOnlyFix, keyed, listItem, userTurnWarnings, type TurnText } from './yaml-traps.js';
 import { isSplitNumberMessage, splitNumberAs, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './yaml/split-number.js';
 
 const DEFAULT_MAX_TURNS = 20;
@@ -139,7 +139,9 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
   if (!parsed.success) {
     // A file read as one script may be a misspelt list (`personass:` for `personas:`).
     const suggestAlso = path.length === 0 ? ['personas'] : undefined;
-    result.errors.push(...translateZodIssues({ src, schema, data: raw, base: path, prefix, suggestAlso }, parsed.error.issues));
+    const issues = translateZodIssues({ src, schema, data: raw, base: path, prefix, suggestAlso }, parsed.error.issues);
+    commentOnlyFix(src, path, 'opening', raw.opening, issues);
+    result.errors.push(...issues);
   }
   if (labelText !== null) {
     const before = result.errors.length;

@@ -80,6 +80,24 @@ function commentCutWarning(src: SourceFile, base: PathSegment[], key: PathSegmen
   return null;
 }
 
+/**
+ * `message: #5521 where is it?`: YAML reads the whole value as a comment, and the turn as empty. The
+ * schema's error at the key (`found an empty value (null)`, whose fix is to write a value, which
+ * was written) is given why and the fix: quotes. Only an empty turn of a refused item is looked at.
+ */
+export function commentOnlyFix(src: SourceFile, base: PathSegment[], key: string, value: unknown, issues: ConfigIssue[]): void {
+  if (value !== null) return;
+  const lines = commentLines(src.text);
+  const at = lines === null ? null : src.keyAt(base, key);
+  if (lines === null || at === null || at.line === null || at.column === null) return;
+  const line = (lines[at.line - 1] ?? '').replace(/\r$/, '');
+  const after = line.slice(at.column - 1 + key.length);
+  const comment = /^:[ \t]+(#.*?)[ \t]*$/.exec(after)?.[1];
+  if (comment === undefined) return;
+  const issue = issues.find((i) => i.file === src.file && i.line === at.line && i.column === at.column);
+  if (issue !== undefined) issue.fix = `YAML reads ${quote(comment)} after "${key}:" as a comment, so ${key} is empty: quote it if it is the text (${key}: ${shownJson(comment)})`;
+}
+
 /** Whether `value` is wrapped in curly quotes (“…” or ‘…’), as text copied from a document is. */
 function curlyQuoted(value: string): boolean {
   if (value.length < 2) return false;

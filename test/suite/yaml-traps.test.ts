@@ -76,6 +76,17 @@ describe('a user turn cut at " #"', () => {
     ]);
   });
 
+  it('tells a message or opening YAML read as a comment alone why it is empty, and to quote it', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage: #5521 where is it?\n',
+      [`${P}/p.yml`]: 'label: p\nopening:  #42  \nexpect:\n  conversations: [orders]\n',
+    });
+    expect(said(r.errors)).toEqual([
+      `${F}/a.yml:2:1: fixture "a": message must be a string, found an empty value (null) | YAML reads "#5521 where is it?" after "message:" as a comment, so message is empty: quote it if it is the text (message: "#5521 where is it?")`,
+      `${P}/p.yml:2:1: persona script "p": opening must be a string, found an empty value (null) | YAML reads "#42" after "opening:" as a comment, so opening is empty: quote it if it is the text (opening: "#42")`,
+    ]);
+  });
+
   it('looks at no position and splits no text of a file without a space before a #', () => {
     /** The paths whose position the checker asked for. */
     const asked = (text: string): PathSegment[][] => {
