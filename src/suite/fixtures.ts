@@ -14,6 +14,7 @@ import { regexCompileAdvice, regexMeaningNote, regexSlashesNote } from './regex-
 import { docsUrl } from '../version.js';
 import { shownJson } from '../words.js';
 import { onFirstUse } from '../patterns.js';
+import { checkTextWarnings, commentOnlyFix, keyed, userTurnWarnings } from './yaml-traps.js';
 
 const ASSERTION_KINDS = ['contains', 'regex', 'judge', 'maxLatencyMs', 'toolCalled', 'toolNotCalled'] as const;
 export const DEFAULT_THRESHOLD = 0.7;
@@ -166,6 +167,7 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
       // meant (docs/fixtures.md, "Assertions").
       if (assertAt !== null && issue.line === assertAt.line && issue.column === assertAt.column) issue.fix = assertTextFix(raw.assert as string);
     }
+    commentOnlyFix(src, path, 'message', raw.message, issues);
     result.errors.push(...issues);
   }
 
@@ -189,6 +191,7 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
   if (typeof raw.message === 'string' && raw.message.trim() === '') {
     err([...path, 'message'], `${prefix()}message is empty`, 'write the user message to send to the agent');
   }
+  userTurnWarnings(src, path, 'message', raw.message, MESSAGE_TURN, prefix, result.warnings);
 
   let assertion: Assertion | null = null;
   const a = raw.assert;
@@ -212,6 +215,9 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
     });
   }
 }
+
+/** A message YAML reads otherwise than it looks (yaml-traps.ts): cut at a ` #`, or in curly quotes. */
+const MESSAGE_TURN = { name: 'the message', written: keyed('message') };
 
 /**
  * `assert: [{contains: x}, {maxLatencyMs: 2000}]` (docs/fixtures.md, "Assertions"): checks that
@@ -338,6 +344,8 @@ function checkAssertion(
     ok = false;
   }
 
+  // A judge's criterion is read by its meaning: curly quotes around it change nothing.
+  if (kind !== 'judge') checkTextWarnings(src, path, kind, value, prefix, result.warnings);
   if (kind === 'contains') return ok ? { kind, value } : null;
 
   if (kind === 'regex') {

@@ -13,6 +13,7 @@ import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.j
 import { COMPILE_FIX, inlineFlagsFix, regexSlashesNote } from './regex-advice.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { onFirstUse } from '../patterns.js';
+import { checkTextWarnings, commentOnlyFix, keyed, listItem, userTurnWarnings, type TurnText } from './yaml-traps.js';
 import { isSplitNumberMessage, splitNumberAs, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './yaml/split-number.js';
 
 const DEFAULT_MAX_TURNS = 20;
@@ -139,7 +140,9 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
   if (!parsed.success) {
     // A file read as one script may be a misspelt list (`personass:` for `personas:`).
     const suggestAlso = path.length === 0 ? ['personas'] : undefined;
-    result.errors.push(...translateZodIssues({ src, schema, data: raw, base: path, prefix, suggestAlso }, parsed.error.issues));
+    const issues = translateZodIssues({ src, schema, data: raw, base: path, prefix, suggestAlso }, parsed.error.issues);
+    commentOnlyFix(src, path, 'opening', raw.opening, issues);
+    result.errors.push(...issues);
   }
   if (labelText !== null) {
     const before = result.errors.length;
@@ -160,6 +163,7 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
       if (typeof f === 'string' && f.trim() === '') err([...path, 'followUps', i], `${prefix}follow-up #${i + 1} is empty`, 'write the user message, or remove the entry');
     });
   }
+  turnWarnings(src, raw, path, prefix, result.warnings);
   checkThreshold(raw.threshold, [...path, 'threshold'], prefix, err);
   checkSimulated(raw, path, prefix, err);
   if (!simulated) checkTurns(raw, path, prefix, err);
@@ -189,6 +193,17 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
 }
 
 type Err = (p: PathSegment[], message: string, fix: string) => void;
+
+const OPENING_TURN: TurnText = { name: 'the opening', written: keyed('opening') };
+
+/** The user turns YAML reads otherwise than they look (yaml-traps.ts): cut at a ` #`, or in curly quotes. */
+function turnWarnings(src: SourceFile, raw: Record<string, unknown>, path: PathSegment[], prefix: string, warnings: ConfigIssue[]): void {
+  const said = (): string => prefix;
+  userTurnWarnings(src, path, 'opening', raw.opening, OPENING_TURN, said, warnings);
+  if (!Array.isArray(raw.followUps)) return;
+  const followUps = [...path, 'followUps'];
+  raw.followUps.forEach((f, i) => userTurnWarnings(src, followUps, i, f, { name: `follow-up #${i + 1}`, written: listItem }, said, warnings));
+}
 
 /**
  * `expect.reply` entries: exactly one of contains / regex, not empty; flags only with a regex and
@@ -225,6 +240,7 @@ function checkReplies(src: SourceFile, raw: Record<string, unknown>, path: PathS
     // A split number leaves a key of digits beside turn (`000`, read as 0): only then is the line read.
     if (Object.keys(r).some((k) => /^\d+$/.test(k))) splitTurnFix(src, r.turn, [...at, 'turn'], prefix, `expect.reply[${i}].turn`, turns, result.errors);
     const kind = hasContains ? 'contains' : 'regex';
+    checkTextWarnings(src, at, kind, r[kind], () => `${name}: `, result.warnings);
     if (typeof r[kind] === 'string' && (r[kind] as string) === '') err([...at, kind], `${name}: ${kind} is empty`, `write the text the reply must ${kind === 'regex' ? 'match' : 'contain'}`);
     if (r.flags !== undefined && !hasRegex) err([...at, 'flags'], `${name}: flags only apply to a regex, not to contains`, 'remove flags');
     if (hasRegex && typeof r.regex === 'string' && (r.flags === undefined || typeof r.flags === 'string')) {

@@ -1,0 +1,174 @@
+// Valid YAML that says something else than its writer meant, in the texts that matter most: what
+// the user sends and what a check looks for (docs/fixtures.md, "Text YAML reads otherwise"). Each
+// is a warning: the file is read as YAML reads it, and the warning says what was read and the fix.
+
+import type { ConfigIssue } from './issues.js';
+import { quote } from './issues.js';
+import type { PathSegment, SourceFile } from './yaml/index.js';
+import { shownJson } from '../words.js';
+
+/** How a user turn's text is named and rewritten: `message: "..."`, or a list item's `- "..."`. */
+export interface TurnText {
+  /** `the message`, `the opening`, `follow-up #2`. */
+  name: string;
+  /** The text as it would be written quoted: `message: "Where is order #5521?"`. */
+  written: (text: string) => string;
+}
+
+/**
+ * The lines of the last file asked about, split once; null when the file has no space or tab
+ * before a `#`, and so no comment after a value: a file without the pattern pays one search.
+ */
+let lastFile: { text: string; lines: string[] | null } | null = null;
+function commentLines(text: string): string[] | null {
+  if (lastFile?.text !== text) lastFile = { text, lines: text.includes(' #') || text.includes('\t#') ? text.split('\n') : null };
+  return lastFile.lines;
+}
+
+/** The index of the first ` #` (or tab then `#`) in `line` at or after `from`, or -1. */
+function commentAt(line: string, from: number): number {
+  for (let i = line.indexOf('#', from); i !== -1; i = line.indexOf('#', i + 1)) {
+    if (i > from && (line[i - 1] === ' ' || line[i - 1] === '\t')) return i;
+  }
+  return -1;
+}
+
+/**
+ * `message: Where is order #5521?`: an unquoted user turn whose line holds a ` #`, which YAML reads
+ * as the start of a comment, so the agent is sent "Where is order". Said whether the `#` was meant
+ * as text or as a comment (`message: hi # greeting test`), which the line cannot tell apart: the
+ * fix gives both ways, and each silences it. Only a plain value is read this way (a quoted one or
+ * a block scalar keeps its `#`).
+ */
+function commentCutWarning(src: SourceFile, base: PathSegment[], key: PathSegment, value: unknown, turn: TurnText, prefix: () => string): ConfigIssue | null {
+  if (typeof value !== 'string' || value === '') return null;
+  const lines = commentLines(src.text);
+  if (lines === null) return null;
+  const pos = src.valueAt([...base, key]);
+  if (pos.line === null || pos.column === null) return null;
+  const first = lines[pos.line - 1];
+  if (first === undefined) return null;
+  const c = first[pos.column - 1];
+  if (c === '"' || c === "'" || c === '|' || c === '>') return null;
+  // The value's lines, from where it starts, until the one a comment ends it on: a plain value over
+  // several lines is read with its line breaks folded to spaces.
+  const meant = value.replace(/\s+/g, ' ');
+  let seen = '';
+  for (let n = pos.line - 1, from = pos.column - 1; n < lines.length; n += 1, from = 0) {
+    const line = (lines[n] as string).replace(/\r$/, '');
+    const hash = commentAt(line, from);
+    const piece = (hash === -1 ? line.slice(from) : line.slice(from, hash)).trim();
+    // A comment on a line of its own ends the value, and is one.
+    if (piece === '') return null;
+    seen = seen === '' ? piece : `${seen} ${piece}`;
+    if (hash !== -1) {
+      if (seen !== meant) return null;
+      const rest = line.slice(hash).trimEnd();
+      const before = line.slice(from, hash);
+      // As written: the value, the spaces before the #, the rest of the line.
+      const whole = `${value}${before.slice(before.trimEnd().length)}${rest}`;
+      return {
+        file: src.file,
+        line: n + 1,
+        column: hash + 1,
+        message: `${prefix()}${turn.name} on line ${n + 1} ends before ${quote(rest)}: YAML reads a # after a space and the rest of the line as a comment, so the agent is sent ${quote(value)}`,
+        fix: `quote ${turn.name} if # is part of it (${turn.written(whole)}); if ${quote(rest)} is a comment, put it on a line of its own, or after ${turn.name} in quotes (${turn.written(value)} ${rest})`,
+      };
+    }
+    if (!meant.startsWith(seen) || seen.length >= meant.length) return null;
+  }
+  return null;
+}
+
+/**
+ * `message: #5521 where is it?`: YAML reads the whole value as a comment, and the turn as empty. The
+ * schema's error at the key (`found an empty value (null)`, whose fix is to write a value, which
+ * was written) is given why and the fix: quotes. Only an empty turn of a refused item is looked at.
+ */
+export function commentOnlyFix(src: SourceFile, base: PathSegment[], key: string, value: unknown, issues: ConfigIssue[]): void {
+  if (value !== null) return;
+  const lines = commentLines(src.text);
+  const at = lines === null ? null : src.keyAt(base, key);
+  if (lines === null || at === null || at.line === null || at.column === null) return;
+  const line = (lines[at.line - 1] ?? '').replace(/\r$/, '');
+  const after = line.slice(at.column - 1 + key.length);
+  const comment = /^:[ \t]+(#.*?)[ \t]*$/.exec(after)?.[1];
+  if (comment === undefined) return;
+  const issue = issues.find((i) => i.file === src.file && i.line === at.line && i.column === at.column);
+  if (issue !== undefined) issue.fix = `YAML reads ${quote(comment)} after "${key}:" as a comment, so ${key} is empty: quote it if it is the text (${key}: ${shownJson(comment)})`;
+}
+
+/** Whether `value` is wrapped in curly quotes (“…” or ‘…’), as text copied from a document is. */
+function curlyQuoted(value: string): boolean {
+  if (value.length < 2) return false;
+  const open = value.charCodeAt(0);
+  const close = value.charCodeAt(value.length - 1);
+  return (open === 0x201c || open === 0x2018) && (close === 0x201d || close === 0x2019);
+}
+
+/**
+ * `contains: “30 days”`: curly quotes around a value are part of its text (YAML quotes with " and '
+ * only), so the check looks for them in the reply, or the agent is sent them. Checked on the value
+ * as read; the file's text is read only for the position of a value that has them.
+ */
+function curlyQuotesWarning(
+  src: SourceFile,
+  base: PathSegment[],
+  key: PathSegment,
+  value: unknown,
+  /** `the contains value`, `the message`. */
+  name: string,
+  /** What the quotes then do: `the check looks for them in the reply`. */
+  effect: string,
+  /** The value written with straight quotes: `contains: "30 days"`. */
+  written: (text: string) => string,
+  /** Said before the message (the item's name), made only when there is one. */
+  prefix: () => string,
+): ConfigIssue | null {
+  if (typeof value !== 'string' || !curlyQuoted(value)) return null;
+  const pos = src.valueAt([...base, key]);
+  const line = pos.line === null ? '' : ` on line ${pos.line}`;
+  // Shown between its own quotes as written; a text with a line break or another control
+  // character, as a quoted value shows it (quote), long ones cut.
+  const inner = value.slice(1, -1);
+  // eslint-disable-next-line no-control-regex
+  const text = /[\x00-\x1f\x7f\u2028\u2029]/.test(inner) ? quote(inner).slice(1, -1) : inner.length > 60 ? `${inner.slice(0, 60)}...` : inner;
+  const shown = `${value[0] as string}${text}${value[value.length - 1] as string}`;
+  return {
+    file: src.file,
+    ...pos,
+    message: `${prefix()}${name}${line} is in curly quotes ${shown}, which are part of the text: ${effect}`,
+    fix: `write straight quotes (${written(inner)}) or none`,
+  };
+}
+
+/**
+ * A user turn YAML reads otherwise than it looks: cut at a ` #`, or in curly quotes; each said goes
+ * to `warnings`. The turn is at `key` of `base` (a list item's index), its path made only to place
+ * one that is said: a fixture without either pays no array (the loader's garbage, at thousands of
+ * fixtures).
+ */
+export function userTurnWarnings(src: SourceFile, base: PathSegment[], key: PathSegment, value: unknown, turn: TurnText, prefix: () => string, warnings: ConfigIssue[]): void {
+  if (typeof value !== 'string') return;
+  const cut = commentCutWarning(src, base, key, value, turn, prefix);
+  if (cut !== null) warnings.push(cut);
+  const curly = curlyQuotesWarning(src, base, key, value, turn.name, 'the agent is sent them', turn.written, prefix);
+  if (curly !== null) warnings.push(curly);
+}
+
+/** A check's text (`contains`, `regex`) in curly quotes, which it then looks for in the reply; said goes to `warnings`. */
+export function checkTextWarnings(src: SourceFile, base: PathSegment[], kind: 'contains' | 'regex', value: unknown, prefix: () => string, warnings: ConfigIssue[]): void {
+  if (typeof value !== 'string' || !curlyQuoted(value)) return;
+  const effect = kind === 'contains' ? 'the check looks for them in the reply' : 'the pattern matches them in the reply';
+  const curly = curlyQuotesWarning(src, base, kind, value, `the ${kind} value`, effect, keyed(kind), prefix);
+  if (curly !== null) warnings.push(curly);
+}
+
+/** `key: "text"`, as a fix writes a value. */
+export const keyed =
+  (key: string) =>
+  (text: string): string =>
+    `${key}: ${shownJson(text)}`;
+
+/** `- "text"`, as a fix writes a list item. */
+export const listItem = (text: string): string => `- ${shownJson(text)}`;

@@ -1,0 +1,150 @@
+// Valid YAML that means something else than it looks (src/suite/yaml-traps.ts; docs/fixtures.md,
+// "Text YAML reads otherwise"): a user turn cut at a ` #`, a value in curly quotes. Through the real
+// loader, with real files in a temporary folder.
+
+import { describe, expect, it } from 'vitest';
+import { checkFixtureFile } from '../../src/suite/fixtures.js';
+import { readYaml, type PathSegment, type SourceFile } from '../../src/suite/yaml/index.js';
+import { F, load } from './helpers.js';
+
+const P = '.agent-replay/personas';
+
+/** `file:line:column: message | fix` of each warning. */
+const said = (issues: { file: string; line: number | null; column: number | null; message: string; fix: string }[]): string[] =>
+  issues.map((i) => `${i.file}:${i.line ?? '-'}:${i.column ?? '-'}: ${i.message} | ${i.fix}`);
+
+describe('a user turn cut at " #"', () => {
+  it('says the message YAML cut at a " #", at the #, with both fixes, and reads it as YAML does', async () => {
+    const r = await load({ [`${F}/order.yml`]: 'label: order\nmessage: Where is order #5521?\n' });
+    expect(r.errors).toEqual([]);
+    expect(said(r.warnings)).toEqual([
+      `${F}/order.yml:2:25: fixture "order": the message on line 2 ends before "#5521?": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "Where is order" | quote the message if # is part of it (message: "Where is order #5521?"); if "#5521?" is a comment, put it on a line of its own, or after the message in quotes (message: "Where is order" #5521?)`,
+    ]);
+    expect(r.suite?.fixtures.map((f) => f.message)).toEqual(['Where is order']);
+  });
+
+  it('says a deliberate comment after a message too, whose fix is to move it to a line of its own, which is then not said', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n  - label: greet\n    message: hi # greeting test\n',
+      [`${F}/b.yml`]: 'fixtures:\n  - label: greet2\n    # greeting test\n    message: hi\n',
+    });
+    expect(said(r.warnings)).toEqual([
+      `${F}/a.yml:3:17: fixture "greet": the message on line 3 ends before "# greeting test": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "hi" | quote the message if # is part of it (message: "hi # greeting test"); if "# greeting test" is a comment, put it on a line of its own, or after the message in quotes (message: "hi" # greeting test)`,
+    ]);
+  });
+
+  it('says nothing of a # that YAML keeps: quoted, in a block, without a space before it, or on another line', async () => {
+    const r = await load({
+      [`${F}/kept.yml`]: [
+        'fixtures:',
+        '  - label: quoted',
+        '    message: "Where is order #5521?"   # a comment after a quoted message cuts nothing',
+        "  - label: single",
+        "    message: 'order #5521'",
+        '  - label: block',
+        '    message: | # the block starts below',
+        '      Where is order #5521?',
+        '  - label: nospace',
+        '    message: order#5521 please',
+        '  - label: other  # a comment on the label line',
+        '    message: hello',
+        '    assert: { contains: "x" }   # and after the check',
+        '  - { label: flow, message: hi } # a comment after the { }',
+        '',
+      ].join('\n'),
+    });
+    expect(r.errors).toEqual([]);
+    expect(r.warnings).toEqual([]);
+    expect(r.suite?.fixtures.map((f) => f.message)).toEqual(['Where is order #5521?', 'order #5521', 'Where is order #5521?\n', 'order#5521 please', 'hello', 'hi']);
+  });
+
+  it('says a message over several lines cut on its last line, at that line', async () => {
+    const r = await load({ [`${F}/multi.yml`]: 'label: multi\nmessage: Where is\n  order #5521?\n' });
+    expect(said(r.warnings)).toEqual([
+      `${F}/multi.yml:3:9: fixture "multi": the message on line 3 ends before "#5521?": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "Where is order" | quote the message if # is part of it (message: "Where is order #5521?"); if "#5521?" is a comment, put it on a line of its own, or after the message in quotes (message: "Where is order" #5521?)`,
+    ]);
+  });
+
+  it("says a persona script's opening and follow-ups cut at a \" #\", a follow-up's fix as its list item", async () => {
+    const r = await load({
+      [`${P}/p.yml`]: 'label: p\nopening: Hello #there\nfollowUps:\n  - "Order #4 is fine"\n  - Order #5 please\nexpect:\n  conversations: [orders]\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(said(r.warnings)).toEqual([
+      `${P}/p.yml:2:16: persona script "p": the opening on line 2 ends before "#there": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "Hello" | quote the opening if # is part of it (opening: "Hello #there"); if "#there" is a comment, put it on a line of its own, or after the opening in quotes (opening: "Hello" #there)`,
+      `${P}/p.yml:5:11: persona script "p": follow-up #2 on line 5 ends before "#5 please": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "Order" | quote follow-up #2 if # is part of it (- "Order #5 please"); if "#5 please" is a comment, put it on a line of its own, or after follow-up #2 in quotes (- "Order" #5 please)`,
+    ]);
+  });
+
+  it('tells a message or opening YAML read as a comment alone why it is empty, and to quote it', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage: #5521 where is it?\n',
+      [`${P}/p.yml`]: 'label: p\nopening:  #42  \nexpect:\n  conversations: [orders]\n',
+    });
+    expect(said(r.errors)).toEqual([
+      `${F}/a.yml:2:1: fixture "a": message must be a string, found an empty value (null) | YAML reads "#5521 where is it?" after "message:" as a comment, so message is empty: quote it if it is the text (message: "#5521 where is it?")`,
+      `${P}/p.yml:2:1: persona script "p": opening must be a string, found an empty value (null) | YAML reads "#42" after "opening:" as a comment, so opening is empty: quote it if it is the text (opening: "#42")`,
+    ]);
+  });
+
+  it('looks at no position and splits no text of a file without a space before a #', () => {
+    /** The paths whose position the checker asked for. */
+    const asked = (text: string): PathSegment[][] => {
+      const loaded = readYaml('f.yml', text);
+      const src = loaded.src as SourceFile;
+      const paths: PathSegment[][] = [];
+      const counted: SourceFile = { ...src, valueAt: (path) => (paths.push([...path]), src.valueAt(path)) };
+      expect(checkFixtureFile(counted, loaded.data).warnings).toEqual([]);
+      return paths;
+    };
+    const isMessage = (p: PathSegment[]): boolean => p.at(-1) === 'message';
+    // A whole-line comment at the start of a line has no space before its #.
+    expect(asked('# refunds\nfixtures:\n  - label: a\n    message: order#1 please\n  - label: b\n    message: hi\n').filter(isMessage)).toEqual([]);
+    // With a " #" elsewhere, each message's line is looked at, and the message is not said.
+    expect(asked('fixtures:\n  - label: a   # first\n    message: hi\n').filter(isMessage)).toEqual([['fixtures', 0, 'message']]);
+  });
+});
+
+describe('a value in curly quotes', () => {
+  it('says a contains, a regex and a message in curly quotes, each at its value, with straight quotes in the fix', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: policy\nmessage: Can I get my money back?\nassert: { contains: “30 days” }\n',
+      [`${F}/b.yml`]: 'label: quoted\nmessage: “Where is my order?”\nassert: [{ regex: ‘\\d+ days’ }, { maxLatencyMs: 2000 }]\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(said(r.warnings)).toEqual([
+      `${F}/a.yml:3:21: fixture "policy": the contains value on line 3 is in curly quotes “30 days”, which are part of the text: the check looks for them in the reply | write straight quotes (contains: "30 days") or none`,
+      `${F}/b.yml:2:10: fixture "quoted": the message on line 2 is in curly quotes “Where is my order?”, which are part of the text: the agent is sent them | write straight quotes (message: "Where is my order?") or none`,
+      `${F}/b.yml:3:19: fixture "quoted": check #1: the regex value on line 3 is in curly quotes ‘\\d+ days’, which are part of the text: the pattern matches them in the reply | write straight quotes (regex: "\\\\d+ days") or none`,
+    ]);
+    // Read as written: the quotes are part of the check.
+    expect(r.suite?.fixtures[0]?.assertion).toEqual({ kind: 'contains', value: '“30 days”' });
+  });
+
+  it("says a persona script's follow-up and reply check in curly quotes", async () => {
+    const r = await load({
+      [`${P}/p.yml`]: 'label: p\nopening: hi\nfollowUps:\n  - “Thanks”\nexpect:\n  reply: [{ contains: “ok”, turn: 2 }]\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(said(r.warnings)).toEqual([
+      `${P}/p.yml:4:5: persona script "p": follow-up #1 on line 4 is in curly quotes “Thanks”, which are part of the text: the agent is sent them | write straight quotes (- "Thanks") or none`,
+      `${P}/p.yml:6:23: persona script "p": expect.reply[0]: the contains value on line 6 is in curly quotes “ok”, which are part of the text: the check looks for them in the reply | write straight quotes (contains: "ok") or none`,
+    ]);
+  });
+
+  it('says nothing of curly quotes inside a value, of one quote alone, of straight quotes, or of a judge criterion', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: [
+        'fixtures:',
+        '  - { label: inside, message: hi, assert: { contains: the “30 days” policy } }',
+        '  - { label: apostrophe, message: ’tis, assert: { contains: It’s } }',
+        '  - { label: straight, message: hi, assert: { contains: "30 days" } }',
+        '  - { label: judge, message: hi, assert: { judge: “Polite and brief” } }',
+        '',
+      ].join('\n'),
+    });
+    expect(r.errors).toEqual([]);
+    // The one warning: no judge is configured for the judge check.
+    expect(r.warnings.map((w) => w.message)).toEqual(['1 fixture uses a judge assertion (first: "judge") but no judge is configured: it is not evaluated']);
+  });
+});
