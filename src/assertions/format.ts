@@ -40,11 +40,10 @@ export function line(text: string, max = 200): string {
  * whether ...", "; point NODE_EXTRA_CA_CERTS ...", "; the proxy speaks plain HTTP ..."; a persona
  * script's tool call no mock answered (src/evaluate/personas.ts, unmockedWords): "; the script
  * declares mocks, so ...", "; the script sets unmockedTools: error: ...", "; config.yml sets
- * personas.unmockedTools: error: ..."; tool calls at another path (src/agent/response.ts): "; the
- * response holds tool calls at ...: set agent.response.toolCalls ...".
+ * personas.unmockedTools: error: ...".
  */
 export const FIX_START =
-  /; (?:(?:check|point|see|give|raise|use|write|name|something other than|a proxy that inspects|the proxy's certificate must|the proxy speaks plain HTTP) |the script declares mocks, |the script sets unmockedTools: |[^;()]+? sets personas\.unmockedTools: |the response holds tool calls at )/;
+  /; (?:(?:check|point|see|give|raise|use|write|name|something other than|a proxy that inspects|the proxy's certificate must|the proxy speaks plain HTTP) |the script declares mocks, |the script sets unmockedTools: |[^;()]+? sets personas\.unmockedTools: )/;
 
 /** An HTTP status in a client's reason, after which the answer it quotes may follow (serverText). */
 const STATUS = /\bHTTP \d{3}\b/g;
@@ -202,9 +201,10 @@ export function reasonLine(text: string, max = 200): string {
 
 /**
  * `text` bounded at `max` characters with its fix kept whole when it says one (`<what happened>;
- * <the fix>`, fixStart), where no cause line says the fix: only what happened is clipped
- * (clipAtWord), so that a long fix ("check whether the server asks for a client certificate ...")
- * is never cut mid-sentence; a text with no fix is clipAtWord's. `flat` first makes it one line
+ * <the fix>`, fixStart), where no cause line says the fix: only what happened is clipped, its
+ * quoted values first, in their middle (middleCut), then at a word (clipAtWord), so that a long
+ * fix ("check whether the server asks for a client certificate ...") is never cut mid-sentence;
+ * the fix is not counted in `max`. A text with no fix is clipAtWord's. `flat` first makes it one line
  * (whitespace runs as one space), for a surface with no way to show a newline: a meaning judge's
  * reason in an item's detail (src/evaluate/meaning/ladder.ts: an item alone has no shared line).
  * The terminal (src/report/terminal.ts) keeps the text as it is, its newlines shown as ` ⏎ ` and

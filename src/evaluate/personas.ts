@@ -319,7 +319,10 @@ export function reportedError(
   return null;
 }
 
-/** What the unmocked call was, which mode said it is an error, and the two ways out. */
+/**
+ * What the unmocked call was, which mode said it is an error, and the two ways out: the fix after
+ * "; ", whose three beginnings FIX_START knows (src/assertions/format.ts), so that a bounded line keeps it whole.
+ */
 function unmockedWords(call: ToolCall, script: Pick<PersonaScript, 'mocks' | 'unmockedTools'>, configured: UnmockedTools | null, file: string): string {
   const tool = line(call.tool);
   const input = jsonLine(call.input);
