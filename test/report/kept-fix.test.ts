@@ -2,7 +2,7 @@
 // quoted tool input first): assertions/format.ts (fixStart, clipKeepingFix, jsonLine), report/escape.ts (clipDetail).
 
 import { describe, expect, it } from 'vitest';
-import { fixStart } from '../../src/assertions/format.js';
+import { fixStart, jsonLine } from '../../src/assertions/format.js';
 import { reportedError } from '../../src/evaluate/personas.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
@@ -111,5 +111,27 @@ describe("an error's fix on the other surfaces, where its line is bounded", () =
     const message = decodeEntities(/<error message="([^"]*)"/.exec(junit)?.[1] ?? '');
     expect(message.endsWith(`\u2026; ${fix}`)).toBe(true);
     expect(message.length - fix.length - 2).toBeLessThanOrEqual(1000);
+  });
+});
+
+describe('a JSON value on one line, bounded (jsonLine)', () => {
+  it('keeps its first entries and closes every string, object and list it cuts, within its bound', () => {
+    const note = LONG_NOTE;
+    const cases: [JsonValue, string][] = [
+      [{ ...REFUND, note }, '{"orderId": "2718", "amount": 12, "reason": "arrived broken", \u2026}'],
+      [{ note, orderId: '2718' }, `{"note": "${'the parcel was left in the rain and the box fell apart '.repeat(3)}the parcel was left\u2026", \u2026}`],
+      [[Array.from({ length: 100 }, (_, i) => i)], `[[${Array.from({ length: 51 }, (_, i) => i).join(', ')}, \u2026]]`],
+      [note, ''],
+    ];
+    for (const [value, expected] of cases) {
+      const shown = jsonLine(value);
+      expect(shown.length).toBeLessThanOrEqual(200);
+      if (expected !== '') expect(shown).toBe(expected);
+      // Closed as written: as many quotes as needed to close each string, brackets balanced.
+      expect((shown.match(/"/g) ?? []).length % 2).toBe(0);
+      expect(shown.split('{').length).toBe(shown.split('}').length);
+      expect(shown.split('[').length).toBe(shown.split(']').length);
+    }
+    expect(jsonLine({ orderId: '2718' })).toBe('{"orderId": "2718"}');
   });
 });
