@@ -40,10 +40,12 @@ export function line(text: string, max = 200): string {
  * whether ...", "; point NODE_EXTRA_CA_CERTS ...", "; the proxy speaks plain HTTP ..."; a persona
  * script's tool call no mock answered (src/evaluate/personas.ts, unmockedWords): "; the script
  * declares mocks, so ...", "; the script sets unmockedTools: error: ...", "; config.yml sets
- * personas.unmockedTools: error: ...".
+ * personas.unmockedTools: error: ..."; a stream's line sent without its data: (src/agent/stream.ts):
+ * "; send each line of a chunk as its own data: line"; spans refused by the receiver
+ * (src/traces/observer.ts): "; set OTEL_EXPORTER_OTLP_ENDPOINT to ...".
  */
 export const FIX_START =
-  /; (?:(?:check|point|see|give|raise|use|write|name|something other than|a proxy that inspects|the proxy's certificate must|the proxy speaks plain HTTP) |the script declares mocks, |the script sets unmockedTools: |[^;()]+? sets personas\.unmockedTools: )/;
+  /; (?:(?:check|point|see|give|raise|use|write|name|something other than|a proxy that inspects|the proxy's certificate must|the proxy speaks plain HTTP) |the script declares mocks, |the script sets unmockedTools: |[^;()]+? sets personas\.unmockedTools: |send each line of a chunk |set OTEL_EXPORTER_OTLP_)/;
 
 /** An HTTP status in a client's reason, after which the answer it quotes may follow (serverText). */
 const STATUS = /\bHTTP \d{3}\b/g;

@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { fixStart, jsonLine } from '../../src/assertions/format.js';
+import { decodeEventStream } from '../../src/agent/stream.js';
 import { reportedError } from '../../src/evaluate/personas.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../../src/report/index.js';
@@ -98,6 +99,15 @@ describe("an error's fix on the other surfaces, where its line is bounded", () =
       expect(text.endsWith(`; ${fix}`)).toBe(true);
       expect(text.length - fix.length - 2).toBeLessThanOrEqual('each: '.length + 300);
     }
+  });
+
+  it("a stream's line sent without its data: keeps its fix on the terminal, the stray line quoted", () => {
+    const decoded = decodeEventStream(`data: Your order:\n${'- one more line of the order summary '.repeat(3)}\n\n`);
+    const error = `message turn: ${decoded.ok ? '' : decoded.error}`;
+    expect(error.length).toBeGreaterThan(300);
+    const terminal = renderTerminal(run([errored('a', error)]), { color: false });
+    // Before: cut at 300 characters, "...so the reply would lack…".
+    expect(terminal).toMatch(/so the reply would lack them; send each line of a chunk as its own data: line\n/);
   });
 
   it("report.html's row and JUnit's message attribute keep the fix whole", () => {
