@@ -35,8 +35,17 @@ export function line(text: string, max = 200): string {
   return flat.length > max ? `${flat.slice(0, max)}\u2026` : flat;
 }
 
-/** How the fix after a client's failure begins (src/judge/http.ts, src/http/network.ts): "; check whether ...", "; point NODE_EXTRA_CA_CERTS ...", "; the proxy speaks plain HTTP ...". */
-export const FIX_START = /; (?:check|point|see|give|raise|use|write|name|something other than|a proxy that inspects|the proxy's certificate must|the proxy speaks plain HTTP) /;
+/**
+ * How the fix after a failure begins: a client's (src/judge/http.ts, src/http/network.ts): "; check
+ * whether ...", "; point NODE_EXTRA_CA_CERTS ...", "; the proxy speaks plain HTTP ..."; a persona
+ * script's tool call no mock answered (src/evaluate/personas.ts, unmockedWords): "; the script
+ * declares mocks, so ...", "; the script sets unmockedTools: error: ...", "; config.yml sets
+ * personas.unmockedTools: error: ..."; a stream's line sent without its data: (src/agent/stream.ts):
+ * "; send each line of a chunk as its own data: line"; spans refused by the receiver
+ * (src/traces/observer.ts): "; set OTEL_EXPORTER_OTLP_ENDPOINT to ...".
+ */
+export const FIX_START =
+  /; (?:(?:check|point|see|give|raise|use|write|name|something other than|a proxy that inspects|the proxy's certificate must|the proxy speaks plain HTTP) |the script declares mocks, |the script sets unmockedTools: |[^;()]+? sets personas\.unmockedTools: |send each line of a chunk |set OTEL_EXPORTER_OTLP_)/;
 
 /** An HTTP status in a client's reason, after which the answer it quotes may follow (serverText). */
 const STATUS = /\bHTTP \d{3}\b/g;
@@ -194,9 +203,10 @@ export function reasonLine(text: string, max = 200): string {
 
 /**
  * `text` bounded at `max` characters with its fix kept whole when it says one (`<what happened>;
- * <the fix>`, fixStart), where no cause line says the fix: only what happened is clipped
- * (clipAtWord), so that a long fix ("check whether the server asks for a client certificate ...")
- * is never cut mid-sentence; a text with no fix is clipAtWord's. `flat` first makes it one line
+ * <the fix>`, fixStart), where no cause line says the fix: only what happened is clipped, its
+ * quoted values first, in their middle (middleCut), then at a word (clipAtWord), so that a long
+ * fix ("check whether the server asks for a client certificate ...") is never cut mid-sentence;
+ * the fix is not counted in `max`. A text with no fix is clipAtWord's. `flat` first makes it one line
  * (whitespace runs as one space), for a surface with no way to show a newline: a meaning judge's
  * reason in an item's detail (src/evaluate/meaning/ladder.ts: an item alone has no shared line).
  * The terminal (src/report/terminal.ts) keeps the text as it is, its newlines shown as ` ⏎ ` and
@@ -206,7 +216,113 @@ export function clipKeepingFix(text: string, max: number, o: { flat?: boolean } 
   const shown = o.flat === true ? flatten(text) : text;
   const fix = fixStart(shown);
   if (fix <= 0 || shown.length <= max) return clipAtWord(shown, max);
-  return `${clipAtWord(shown.slice(0, fix), max)}${shown.slice(fix)}`;
+  return `${clipAtWord(middleCut(shown.slice(0, fix), max), max)}${shown.slice(fix)}`;
+}
+
+/** The fewest characters a quoted value of what happened is cut to (middleCut): `{"orderId": "2718", …}`, `"arrived bro…"`. */
+const MIN_QUOTED_CHARS = 24;
+
+/**
+ * What happened before a fix, its quoted values (a tool call's JSON input, a reply in quotes) cut
+ * in their middle, longest first, until it fits `max` (clipAtWord's count): `issue_refund
+ * {"orderId": "2718", …} that no mock answered (...)`, so that what follows a value (what went
+ * wrong with it) is kept rather than cut off at the end. An object or a list keeps its first
+ * entries and closes (`, …}`); a string, its first words and its closing quote, so that no quote is
+ * left open (atTopLevel still finds the fix after it). Unchanged when it fits or has no such value.
+ */
+function middleCut(text: string, max: number): string {
+  let out = text;
+  for (;;) {
+    if (clipAtWord(out, max) === out) return out;
+    const spans = quotedSpans(out).filter((s) => s.end - s.start > MIN_QUOTED_CHARS);
+    const longest = spans.sort((a, b) => b.end - b.start - (a.end - a.start))[0];
+    if (longest === undefined) return out;
+    const value = out.slice(longest.start, longest.end);
+    const want = Math.max(MIN_QUOTED_CHARS, value.length - (out.length - max));
+    const short = shortValue(value, want);
+    if (short.length >= value.length) return out;
+    out = `${out.slice(0, longest.start)}${short}${out.slice(longest.end)}`;
+  }
+}
+
+/** Where `text`'s quoted values stand: a `"..."` and a balanced `{...}` or `[...]` (strings in it skipped), outermost only. */
+function quotedSpans(text: string): { start: number; end: number }[] {
+  const spans: { start: number; end: number }[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c !== '"' && c !== '{' && c !== '[') continue;
+    const end = c === '"' ? stringEnd(text, i) : bracketEnd(text, i);
+    if (end < 0) continue;
+    spans.push({ start: i, end });
+    i = end - 1;
+  }
+  return spans;
+}
+
+/** The index after the `"` that closes the string opened at `at` (a `\` escapes the next character); -1: none. */
+function stringEnd(text: string, at: number): number {
+  for (let i = at + 1; i < text.length; i++) {
+    if (text[i] === '\\') i++;
+    else if (text[i] === '"') return i + 1;
+  }
+  return -1;
+}
+
+/** The index after the bracket that closes the one opened at `at`, strings skipped; -1: none. */
+function bracketEnd(text: string, at: number): number {
+  let depth = 0;
+  for (let i = at; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      const end = stringEnd(text, i);
+      if (end < 0) return -1;
+      i = end - 1;
+    } else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+/**
+ * A quoted value cut to about `want` characters: a string's first words and its quote (`"arrived
+ * bro…"`); an object's or a list's first entries, as many as fit and at least one, the first's own
+ * value cut the same way when it alone is over (`{"text": "Hello, I would…", …}`).
+ */
+function shortValue(value: string, want: number): string {
+  if (value[0] === '"') return `"${clipAtWord(value.slice(1, -1), Math.max(1, want - 2))}"`;
+  const last = value.length - 1;
+  const ends = entryEnds(value);
+  let kept = ends[0] ?? last;
+  for (const end of ends) if (end + (end === last ? 1 : 4) <= want) kept = end;
+  const tail = kept === last ? value.slice(last) : `, \u2026${value.slice(last)}`;
+  const first = value.slice(0, kept);
+  // Its opening bracket left unclosed, the spans found in `first` are its first entry's own: the last is its value.
+  const inner = quotedSpans(first).pop();
+  if (first.length + tail.length <= want || inner === undefined) return `${first}${tail}`;
+  const cut = shortValue(first.slice(inner.start, inner.end), Math.max(MIN_QUOTED_CHARS, want - tail.length - (first.length - (inner.end - inner.start))));
+  return `${first.slice(0, inner.start)}${cut}${first.slice(inner.end)}${tail}`;
+}
+
+/** The indices in an object or a list where each of its top-level entries ends (before its ", " or its closing bracket). */
+function entryEnds(value: string): number[] {
+  const ends: number[] = [];
+  let depth = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value[i];
+    if (c === '"') {
+      const end = stringEnd(value, i);
+      if (end < 0) return ends;
+      i = end - 1;
+    } else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') {
+      depth--;
+      if (depth === 0) ends.push(i);
+    } else if (c === ',' && depth === 1) ends.push(i);
+  }
+  return ends;
 }
 
 /**
@@ -243,4 +359,18 @@ export function jsonText(value: unknown): string {
   } catch {
     return String(value);
   }
+}
+
+/**
+ * jsonText on one line, at most `max` characters: one longer is cut in its middle (shortValue:
+ * `{"orderId": "2718", "note": "very long…", …}`), its quotes and brackets closed, never cut
+ * mid-string with a quote left open as `line` would (`{"note": "very long w…`), after which every
+ * "; " of the text it stands in read as quoted and a fix after it was not found (fixStart). A tool
+ * call's input or output in an error or a check's detail (src/evaluate/personas.ts, src/assertions/tools.ts).
+ */
+export function jsonLine(value: unknown, max = 200): string {
+  const flat = flatten(jsonText(value));
+  if (flat.length <= max) return flat;
+  const whole = quotedSpans(flat)[0];
+  return whole !== undefined && whole.start === 0 && whole.end === flat.length ? shortValue(flat, max) : line(flat, max);
 }

@@ -5,14 +5,14 @@
 
 import type { JsonValue, MatchMode, Outcome, ToolAssertion, ToolCall, ToolExpectation, Verdict } from '../types.js';
 import { callMatches } from '../evaluate/match.js';
-import { jsonText, line } from './format.js';
+import { jsonLine } from './format.js';
 import { suggest } from '../suite/issues.js';
 import { docsUrl } from '../version.js';
 
-/** "lookup_order", or with its input as every surface writes JSON (jsonText): 'lookup_order {"orderId": "1234"} (exact)'. */
+/** "lookup_order", or with its input as every surface writes JSON (jsonText, on one line: jsonLine): 'lookup_order {"orderId": "1234"} (exact)'. */
 export function describeCall(tool: string, input: JsonValue | undefined, match: MatchMode): string {
   if (input === undefined) return tool;
-  return `${tool} ${line(jsonText(input))}${match === 'exact' ? ' (exact)' : ''}`;
+  return `${tool} ${jsonLine(input)}${match === 'exact' ? ' (exact)' : ''}`;
 }
 
 /** A toolCalled / toolNotCalled decision: the status, its detail, and the first matching call. */
@@ -35,7 +35,7 @@ export function toolMatch<C extends Pick<ToolCall, 'tool' | 'input'>>(
   const wanted = describeCall(expected.tool, expected.input, expected.match);
   const sameTool = calls.filter((c) => c.tool === expected.tool);
   const first = sameTool.find((c) => callMatches(expected, c)) ?? null;
-  const shown = sameTool.slice(0, 5).map((c) => line(jsonText(c.input)));
+  const shown = sameTool.slice(0, 5).map((c) => jsonLine(c.input));
   const more = sameTool.length > 5 ? `; +${sameTool.length - 5} more` : '';
   const others = sameTool.length === 0 ? `${expected.tool} was not called${calledInstead(expected.tool, calls)}` : `${expected.tool} was called with ${shown.join('; ')}${more}`;
   if (kind === 'toolCalled') {
@@ -83,9 +83,9 @@ export const FIXTURE_NO_TOOL_CALLS =
 export function evaluateToolAssertion(a: ToolAssertion, calls: readonly ToolCall[] | null, problem: string | null = null): Outcome {
   if (calls === null) return { verdict: 'not_evaluated', detail: problem ?? FIXTURE_NO_TOOL_CALLS };
   // The call's input, unless the expectation already says it as it was (`called find_order {"orderId": "1234"}`, said once).
-  const wanted = a.input === undefined ? null : line(jsonText(a.input));
+  const wanted = a.input === undefined ? null : jsonLine(a.input);
   const m = toolMatch(a.kind, a, calls, (c) => {
-    const input = line(jsonText(c.input));
+    const input = jsonLine(c.input);
     return input === wanted ? '' : ` (input ${input})`;
   });
   return { verdict: m.status, detail: m.detail };

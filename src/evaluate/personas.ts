@@ -24,7 +24,7 @@ import type {
   Verdict,
 } from '../types.js';
 import { callMatches, jsonEqual } from './match.js';
-import { jsonText, line, quote, showPattern } from '../assertions/format.js';
+import { jsonLine, line, quote, showPattern } from '../assertions/format.js';
 import { msWords, plural, thousands, turnWords } from '../words.js';
 import { judgeOutcome } from '../assertions/judge.js';
 import { toolMatch } from '../assertions/tools.js';
@@ -319,16 +319,19 @@ export function reportedError(
   return null;
 }
 
-/** What the unmocked call was, which mode said it is an error, and the two ways out. */
+/**
+ * What the unmocked call was, which mode said it is an error, and the two ways out: the fix after
+ * "; ", whose three beginnings FIX_START knows (src/assertions/format.ts), so that a bounded line keeps it whole.
+ */
 function unmockedWords(call: ToolCall, script: Pick<PersonaScript, 'mocks' | 'unmockedTools'>, configured: UnmockedTools | null, file: string): string {
   const tool = line(call.tool);
-  const input = line(jsonText(call.input));
+  const input = jsonLine(call.input);
   const sameTool = script.mocks.filter((m) => m.tool === call.tool);
   const why =
     sameTool.length === 0
       ? 'no mock is declared for it'
       : sameTool.some((m) => callMatches(m, call))
-        ? `its output ${line(jsonText(call.output))} is not the mock's output`
+        ? `its output ${jsonLine(call.output)} is not the mock's output`
         : "no mock's input matches it";
   const head = `the agent reported a call to ${tool} ${input} that no mock answered (${why}; mocked: false)`;
   const declare = `declare a mock for ${tool} in mocks (or make the agent answer ${tool} from the request's mocks)`;

@@ -17,6 +17,7 @@
 
 import { unicodePattern } from '../patterns.js';
 import { citingCut, docsLinks } from '../version.js';
+import { clipKeepingFix, fixStart } from '../assertions/format.js';
 
 // Built on first use (patterns.ts).
 const LETTER_OR_DIGIT = unicodePattern(String.raw`[\p{L}\p{N}]`, 'u');
@@ -189,6 +190,16 @@ export function clip(text: string, max: number): string {
   const code = text.charCodeAt(end - 1);
   if (code >= 0xd800 && code <= 0xdbff) end--;
   return `${text.slice(0, end)}…`;
+}
+
+/**
+ * An error's, a cause's or a check's detail bounded on a line: one that ends in a fix of ours
+ * (`<what happened>; <the fix>`, fixStart) keeps the fix whole and only what happened is cut, its
+ * quoted values first (clipKeepingFix); any other text is clip's. The comment's, report.html's and
+ * JUnit's detail lines, as the terminal's (docs/cli.md, "What each command does").
+ */
+export function clipDetail(text: string, max: number): string {
+  return fixStart(text) > 0 ? clipKeepingFix(text, max) : clip(text, max);
 }
 
 /**

@@ -22,7 +22,7 @@ import { suiteEditsParts } from './suite-edits.js';
 import { causeLine, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
 import { DEFAULT_CONTEXT } from './context.js';
-import { clip, escapeHtml, normalizeBlock, oneLine, safeUrl, stripControl } from './escape.js';
+import { clip, clipDetail, escapeHtml, normalizeBlock, oneLine, safeUrl, stripControl } from './escape.js';
 import { CSP, SCRIPT, STYLE } from './html/assets.js';
 import { trendSvg, type HtmlTrendPoint } from './html/chart.js';
 import { latencyPanel } from './html/latency.js';
@@ -149,7 +149,7 @@ function row(v: ItemView, index: number, ctx: HtmlExtras['context'], open: boole
     `<span class="label">${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${h(clip(v.label, LIMITS.label))}</span>` +
     `<span class="drift">${h(v.drift.join(' · '))}</span>` +
     fileLink(f, ctx) +
-    (why ? `<span class="why">${hLinked(clip(why, LIMITS.detail))}</span>` : '') +
+    (why ? `<span class="why">${hLinked(clipDetail(why, LIMITS.detail))}</span>` : '') +
     `</summary><div class="body"></div></details>`
   );
 }

@@ -8,7 +8,7 @@
 
 import type { Check, DriftVerdict, ErrorKind, PersonaErrorKind, RunRecord, ToolCall } from '../types.js';
 import { causeLine, causeOf, incompleteParts, runEvidence, incompleteText, tallies, unverifiedText, type Cause, type CauseItem } from '../evaluate/index.js';
-import { clip, oneLine } from './escape.js';
+import { clip, clipDetail, oneLine } from './escape.js';
 import { jsonText } from '../assertions/format.js';
 import { suiteFolderNamedBy } from '../suite/suite-folder.js';
 import { turnWords } from '../words.js';
@@ -122,7 +122,7 @@ function caseOpen(item: { file: string; label: string; line: number; durationMs:
 function testcase(v: FixtureView, causeOf: CauseOfItem): string {
   const f = v.item;
   const open = caseOpen(f);
-  const message = (text: string): string => xmlAttr(clip(text, 1000));
+  const message = (text: string): string => xmlAttr(clipDetail(text, 1000));
   const cause = causeOf(f);
   if (f.errored) {
     const detail = f.error;
@@ -198,7 +198,7 @@ function personaBody(v: ScriptView, cause: Cause | null): string {
 function personaTestcase(v: ScriptView, causeOf: CauseOfItem): string {
   const p = v.item;
   const open = caseOpen(p);
-  const message = (text: string): string => xmlAttr(clip(text, 1000));
+  const message = (text: string): string => xmlAttr(clipDetail(text, 1000));
   if (p.errored) {
     return `${open}>\n      <error message="${message(p.error)}" type="${errorType(p.errorKind)}">${personaBody(v, causeOf(p))}</error>\n    </testcase>`;
   }

@@ -14,7 +14,7 @@ import { MEANING_WORDS } from '../evaluate/meaning/index.js';
 import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpectation, Route, ToolCall, Turn, TurnSource, Verdict } from '../types.js';
 import { jsonText, quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
-import { clip, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
+import { clip, clipDetail, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
 import { attemptsHead, ATTEMPT_WORDS, BEGUN_TITLE, decisiveAttempt, otherAttemptsWords, firstThat, diffBlock, fileRefHtml, labelled, LIMITS, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
 import { attemptMeaningDetail, attemptOutcome, attemptsDetailHead, erroredFailIndex } from '../evaluate/repeat.js';
@@ -141,7 +141,7 @@ function callsText(calls: readonly ObservedToolCall[], live: boolean): string {
  * rationale; for a check that did not run, the reason.
  */
 function observedCell(c: Check, live: boolean): string {
-  if (c.status === 'not_evaluated') return escapeInline(clip(checkDetail(c), CELL.why));
+  if (c.status === 'not_evaluated') return escapeInline(clipDetail(checkDetail(c), CELL.why));
   switch (c.kind) {
     case 'conversations': {
       const visited = `visited ${namesCell(c.observed, ' → ')}`;
@@ -149,7 +149,7 @@ function observedCell(c: Check, live: boolean): string {
       return missing.length > 0 ? `${visited} · **missing** ${namesCell(missing, ', ')}` : visited;
     }
     case 'terminal':
-      return c.observed === null ? escapeInline(clip(checkDetail(c), CELL.why)) : codeSpan(clip(c.observed, LIMITS.label), { table: true });
+      return c.observed === null ? escapeInline(clipDetail(checkDetail(c), CELL.why)) : codeSpan(clip(c.observed, LIMITS.label), { table: true });
     case 'toolCalled':
       if (c.turn !== null) return `called on ${turnWords(c.turn)}${matchMark(c)}`;
       return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed, live)}`;
@@ -163,7 +163,7 @@ function observedCell(c: Check, live: boolean): string {
       return c.observed.length === 0 ? 'not called' : `other inputs only: ${callsText(c.observed, live)}`;
     case 'reply':
     case 'maxTurnLatency':
-      return escapeInline(clip(checkDetail(c), CELL.why));
+      return escapeInline(clipDetail(checkDetail(c), CELL.why));
     case 'criterion': {
       const scored = typeof c.score === 'number' && Number.isFinite(c.score) ? `score ${c.score.toFixed(2)} (threshold ${c.threshold.toFixed(2)})` : '_no score_';
       // A score kept from the baseline says where it came from (no judge call was made).
@@ -636,7 +636,7 @@ export function personaSummary(v: ScriptView, ctx: ReportContext, own?: Own): st
   const error = (own === undefined ? p.error : own.text) ?? '';
   const named = lineChecks(p);
   const second = p.errored ? (normalizeBlock(error).trim().split('\n')[0] ?? '') : fault !== null ? fault : `${lineWords(named)}${live === null ? '' : ` · ${live}`}`;
-  return second ? `${head}<br>${escapeHtmlInline(clip(second, LIMITS.detail))}` : head;
+  return second ? `${head}<br>${escapeHtmlInline(clipDetail(second, LIMITS.detail))}` : head;
 }
 
 /** Can a lower level make this script shorter? Without turns there is nothing to leave out. */

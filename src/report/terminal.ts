@@ -7,7 +7,7 @@
 // terminal, and the reader sees they are there.
 
 import type { Check, FixtureRecord, RunRecord, TurnSource } from '../types.js';
-import { clip, clipShown, terminalBlock, terminalLine } from './escape.js';
+import { clip, clipDetail, clipShown, terminalBlock, terminalLine } from './escape.js';
 import { clipKeepingFix } from '../assertions/format.js';
 import { begunCalls, BEGUN_WORDS, decisiveReply, namedAttemptReply, otherAttemptsWords } from './item-parts.js';
 import { diffText, MARK } from './diff-text.js';
@@ -434,7 +434,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   const fault = p.errored ? null : faultLine(p.simulation);
   const said = own === undefined ? p.error : (own.text ?? own.long);
   const error = said ? cliWordsOf(said, o.file) : said;
-  const detail = p.errored ? (error ? `${terminalLine(clipKeepingFix(error, 300))} · ${checks}` : checks) : fault !== null ? `${terminalLine(clip(fault, 300))} · ${checks}` : `${checks}${unsent}`;
+  const detail = p.errored ? (error ? `${terminalLine(clipKeepingFix(error, 300))} · ${checks}` : checks) : fault !== null ? `${terminalLine(clipDetail(fault, 300))} · ${checks}` : `${checks}${unsent}`;
   const head = `${indent}${style.mark} ${SCRIPT_MARK} ${terminalLine(v.label)} · ${terminalLine(cliWordsOf(v.status.join(' · '), o.file))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head)), fit(`${indent}    ${terminalLine(detail)}`)];
   // The calls the turn it stopped on had begun when its stream was cut short, as a fixture's (docs/presets.md, "Streamed replies").
@@ -447,7 +447,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
     const subject = checkSubject(c);
     // The call that decided a tool check, when it was seen only in spans (docs/traces.md, "In the reports").
     const mark = c.kind === 'toolCalled' || c.kind === 'toolNotCalled' ? matchMark(c) : '';
-    const text = `${indent}    ${CHECK_MARK[c.status].mark} ${CHECK_NAMES[c.kind]}${subject ? ` ${terminalLine(clip(subject, 120))}` : ''}: ${terminalLine(clip(cliWordsOf(withoutTurn(c, checkDetail(c)), o.file), 300))}${mark}`;
+    const text = `${indent}    ${CHECK_MARK[c.status].mark} ${CHECK_NAMES[c.kind]}${subject ? ` ${terminalLine(clip(subject, 120))}` : ''}: ${terminalLine(clipDetail(cliWordsOf(withoutTurn(c, checkDetail(c)), o.file), 300))}${mark}`;
     lines.push(paint(CHECK_MARK[c.status].colour, fit(text)));
   }
   // A repeated script's checks above may be another attempt's than the transcript's: the reply they read, where it differs.

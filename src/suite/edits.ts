@@ -5,7 +5,7 @@
 // base and at the head come in, the edits go out.
 
 import type { Assertion, Fixture, FixtureEdit, PersonaScript, Repeat, SingleAssertion } from '../types.js';
-import { jsonText, line, quote, showPattern } from '../assertions/format.js';
+import { jsonLine, quote, showPattern } from '../assertions/format.js';
 import { describeCall } from '../assertions/tools.js';
 import { checkFixtureFile } from './fixtures.js';
 import { checkPersonaFile } from './personas.js';
@@ -97,7 +97,7 @@ export function scriptReplay(p: Pick<PersonaScript, 'persona' | 'opening' | 'fol
     if (u.instructions !== null) add(['userInstructions', u.instructions], `simulated user instructions ${quote(u.instructions)}`);
     add(['userMaxTurns', u.maxTurns], `simulated user maxTurns ${u.maxTurns}`);
   }
-  for (const m of p.mocks) add(['mock', m], `mock ${describeCall(m.tool, m.input, m.match)} answers ${line(jsonText(m.output))}`);
+  for (const m of p.mocks) add(['mock', m], `mock ${describeCall(m.tool, m.input, m.match)} answers ${jsonLine(m.output)}`);
   if (p.unmockedTools !== undefined) add(['unmockedTools', p.unmockedTools], `unmockedTools ${p.unmockedTools}`);
   return out;
 }

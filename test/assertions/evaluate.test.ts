@@ -247,7 +247,8 @@ describe("a detail's fix kept whole, what happened clipped (clipKeepingFix: the 
     for (let max = 195; max <= 205; max++) {
       const text = `no usable score in output: "x${'\u{1F642}'.repeat(120)}"; ${fix}`;
       const out = clipKeepingFix(text, max, { flat: true });
-      expect(out.endsWith(`\u2026; ${fix}`)).toBe(true);
+      // The quoted output is cut in its middle, its closing quote kept (middleCut): no quote left open before the fix.
+      expect(out.endsWith(`\u2026"; ${fix}`)).toBe(true);
       expect(lone.test(out)).toBe(false);
       expect(out.length - fix.length - 2).toBeLessThanOrEqual(max);
     }

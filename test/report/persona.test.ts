@@ -281,8 +281,11 @@ describe('one script in full', () => {
     const t = renderTerminal(record, { color: false });
     expect(t).toContain("  1 of 2: a call to issue_refund that no mock answered: add a mock for it to the script's mocks\n    ! 🎭 refund-agent-500 · errored · not compared · .agent-replay/personas/refunds.yml:60 · turn 3\n");
     const own = t.split('\n').find((l) => l.startsWith('        the agent reported a call to issue_refund {"orderId":"2718"')) ?? '';
-    expect(own).toMatch(/ that no mock answered \(no mock is declared for it; mocked: false\); the script declares mocks, .*\u2026 · on the turns that completed: 1 of 3 checks passed$/);
-    expect(own.length).toBeLessThanOrEqual(8 + 300 + ' · on the turns that completed: 1 of 3 checks passed'.length);
+    // Its fix whole (FIX_START knows "; the script declares mocks, "): before, cut at 300 characters mid-fix.
+    const fix = long.slice(long.indexOf('; the script declares mocks'));
+    expect(own).toMatch(/ that no mock answered \(no mock is declared for it; mocked: false\); the script declares mocks, /);
+    expect(own.endsWith(`${fix} · on the turns that completed: 1 of 3 checks passed`)).toBe(true);
+    expect(own.length - fix.length).toBeLessThanOrEqual(8 + 300 + ' · on the turns that completed: 1 of 3 checks passed'.length);
   });
 
   it('ended early: the follow-ups not sent, not an error', () => {
