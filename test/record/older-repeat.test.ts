@@ -20,26 +20,11 @@ import { fixtureAttemptMeanings } from '../../src/replay/fixture.js';
 import { scriptAttemptMeanings } from '../../src/replay/personas.js';
 import type { MeaningRung } from '../../src/replay/meaning.js';
 import type { Fixture } from '../../src/types.js';
+import { attempt, fixtureRecords, OTHER, repeat, STORED } from '../support/older-record.js';
 
-const STORED = 'Returns are accepted within 30 days of delivery.';
-const OTHER = 'You can send it back within 30 days after it arrives.';
-const repeat = { count: 3, minPass: 3 };
 const off = { check: 'off' as const, model: null, promptVersion: 'meaning-v1' };
 const judged = { check: 'judge' as const, model: 'gpt-4o-mini', promptVersion: 'meaning-v1' };
 const at = '2026-12-07T00:00:00.000Z';
-
-/** One attempt of the `refund` fixture against STORED, as replay/fixture.ts records it with meaning.check off. */
-function attempt(reply: string): FixtureRecord {
-  return fixture('refund', { reply, baseline: baseline('refund', STORED), drift: { reply: reply === STORED ? 'same' : 'different', route: 'same', verdict: 'still_passing', meaning: null } });
-}
-
-/** The record today's run makes of three attempts (meaning off: no attempt compared), and the one the run before the fix made: the same without the item's meaning. */
-function fixtureRecords(replies: string[]): { now: FixtureRecord; old: FixtureRecord } {
-  const b = baseline('refund', STORED);
-  const now = combineFixtureAttempts(replies.map(attempt), repeat, b, replies.map(() => null));
-  const { meaning: _, ...drift } = now.drift as NonNullable<FixtureRecord['drift']>;
-  return { now, old: { ...now, drift } as FixtureRecord };
-}
 
 /** The record as results.json holds it, read back. */
 const reread = (r: RunRecord): RunRecord => parseRecord(serializeRecord(r), 'results.json');
@@ -203,5 +188,20 @@ describe('the readers of such a record', () => {
     expect(r.code).toBe(0);
     expect(r.stderr.match(/^warning: after\.json: written by an older agent-replay: the repeated item shipping shows/gm)).toHaveLength(1);
     expect(r.stderr).not.toContain('before.json');
+  });
+
+  it('say so where its items choose what runs: run --rerun and --timings, once per file', async () => {
+    const cwd = await tempDir('older-rerun-');
+    const { old } = fixtureRecords([STORED, OTHER, OTHER]);
+    await writeFile(join(cwd, 'old.json'), serializeRecord(run([old], { meaning: judged })));
+    await writeFile(join(cwd, 'other.json'), serializeRecord(run([{ ...old, label: 'shipping' }], { meaning: judged })));
+    // No suite folder here: the run stops at its load, after the records were read and said (nothing is sent).
+    const said = (stderr: string): string[] => stderr.split('\n').filter((l) => l.startsWith('warning: ') && l.includes('written by an older agent-replay'));
+    const both = await cli(['run', '--rerun', 'old.json', '--shard', '1/2', '--timings', 'old.json'], cwd);
+    expect(both.code).not.toBe(0);
+    expect(said(both.stderr)).toEqual([`warning: ${olderRecordNote(reread(run([old], { meaning: judged })), 'old.json') ?? ''}`]);
+    const two = await cli(['run', '--rerun', 'old.json', '--shard', '1/2', '--timings', 'other.json'], cwd);
+    expect(said(two.stderr).map((l) => l.slice(0, l.indexOf(': written')))).toEqual(['warning: old.json', 'warning: other.json']);
+    expect(said(two.stderr)[1]).toContain('the repeated item shipping shows');
   });
 });
