@@ -12,6 +12,7 @@ import { isGitHubError } from '../github/errors.js';
 import { gitHubFailure } from './github-words.js';
 import { commentPastBound, findStickyComment } from '../github/sticky.js';
 import { hasMarker, parseCommentMetadata } from '../report/index.js';
+import { olderRecordNote } from '../record/index.js';
 import type { PreviousRunView, TrendPoint, TrendView } from '../report/context.js';
 import type { LatencyThresholds, RunRecord } from '../types.js';
 import { isResultsArtifactOf, workflowFile, type ActionContext } from './context.js';
@@ -55,6 +56,9 @@ export async function previousRun(github: GitHubApi, ctx: ActionContext, marker:
       log.info(`since the previous run: run ${meta.runId} not compared: ${downloadProblem(d)}`);
       return { runId: meta.runId, unavailable: downloadProblem(d) };
     }
+    // Its items are shown beside this run's: one that reads as written though a run now stores it otherwise is said, once (docs/results-json.md, "Records of an older agent-replay").
+    const note = olderRecordNote(d.record, `artifact ${meta.artifactName} of run ${meta.runId}`);
+    if (note !== null) log.warning(`since the previous run: ${note}`);
     // No pass rate of attempts between the two runs: the line and its details say which items
     // moved (docs/evaluations.md, "In the PR comment and job summary"), and the run's own pass-rate
     // line, against its baselines, is in the headline area already; a second would be another

@@ -367,6 +367,8 @@ async function selectionOf(values: Values, io: CliIO): Promise<CheckOptions['sel
   const only = onlyOf(values);
   if (values.rerun === undefined && only === null) return null;
   const rerunOf = values.rerun === undefined ? null : { file: values.rerun, record: await readRecord(resolvePath(io, values.rerun)) };
+  // Its items choose what runs: one that reads as written though a run now stores it otherwise is said (docs/results-json.md).
+  if (rerunOf !== null) olderRecordWarnings([rerunOf.record], [rerunOf.file], io);
   return { rerunOf, only };
 }
 
@@ -382,8 +384,11 @@ async function shardOf(values: Values, io: CliIO): Promise<CheckOptions['shard']
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  const timings = values.timings === undefined ? null : timingsOf(await readRecord(resolvePath(io, values.timings)));
-  return { ...parsed, timings };
+  if (values.timings === undefined) return { ...parsed, timings: null };
+  const record = await readRecord(resolvePath(io, values.timings));
+  // Said once per file: a --timings file that is the --rerun file was said by selectionOf.
+  if (values.rerun === undefined || resolvePath(io, values.rerun) !== resolvePath(io, values.timings)) olderRecordWarnings([record], [values.timings], io);
+  return { ...parsed, timings: timingsOf(record) };
 }
 
 function printShard(s: ShardRun, io: CliIO): void {

@@ -293,7 +293,23 @@ function anotherAttemptMoved(before: Item, after: Item): { cause: DimensionCause
     if (b !== null && a !== null) head = `${what}: ${changeSnippet(b, a)}`;
   }
   const cause: DimensionCause = ma === null || ma.value === 'unchecked' ? (script ? 'transcript_changed' : 'reply_changed') : REWORDED.has(ma.value) ? 'reworded' : 'meaning_changed';
-  return { cause, detail: `${head}; the item before: ${standingWords(before)}; now: ${standingWords(after)}${oneBaseline ? '' : '; the baseline changed between the runs'}` };
+  return { cause, detail: `${head}; the item before: ${standingWords(before)}; now: ${standingWords(after)}${oneBaseline ? '' : `; ${BASELINE_BETWEEN}`}` };
+}
+
+/** How a change names a baseline accepted between the two runs (docs/evaluations.md#compare). */
+const BASELINE_BETWEEN = 'the baseline changed between the runs';
+
+/**
+ * Both runs told the user the same (the same reply, a script's turns; a repeated item's on every
+ * attempt), each against another baseline (one accepted between them), and the item stood
+ * elsewhere against each: the baseline moved it, not the agent. Its standings each against its own
+ * baseline, the baseline's change said last, as anotherAttemptMoved says it: `the item before: reply
+ * changed; now: the same as the baseline; the baseline changed between the runs`. Null otherwise.
+ */
+export function baselineMoved(before: Item, after: Item): string | null {
+  if (before.errored || after.errored || differentWords(before, after) || !sameAttemptReplies(before, after)) return null;
+  if (before.baseline == null || after.baseline == null || sameBaselineOf(before, after) || itemStanding(before) === itemStanding(after)) return null;
+  return `the item before: ${standingWords(before)}; now: ${standingWords(after)}; ${BASELINE_BETWEEN}`;
 }
 
 /**

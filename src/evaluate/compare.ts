@@ -5,7 +5,7 @@
 import type { CoverageResult, ErrorKind, FixtureRecord, JudgeFingerprint, LatencyThresholds, McNemar, PersonaErrorKind, PersonaRecord, RepeatSummary, RunRecord, RunStats } from '../types.js';
 import { agreement, agreementReport, type Agreement, type AgreementGroup } from './agreement.js';
 import { causeOf } from './causes.js';
-import { changeBetween, DIMENSIONS, type CauseWords, type DimensionCause } from './changes.js';
+import { baselineMoved, changeBetween, DIMENSIONS, type CauseWords, type DimensionCause } from './changes.js';
 import { coverageChange, type CoverageChange } from './coverage.js';
 import { judgeDifferences, sameJudge } from './definition.js';
 import { isJudgeFlip, judgeFlip, meaningJudgeChange, withMeaningJudgeChange } from './judge-flip.js';
@@ -22,7 +22,8 @@ export type ItemResult = 'pass' | 'fail' | 'not_evaluated' | 'errored';
 /**
  * The first cause of an item's change, in contract order: added or removed, definition changed,
  * judge changed, reply or route changed (transcript or route for a persona script), verdict
- * changed, error class changed.
+ * changed, error class changed, the baseline changed between the runs (the same replies, another
+ * standing against each run's own baseline), slower.
  */
 export type ChangeCause =
   | 'added'
@@ -36,6 +37,7 @@ export type ChangeCause =
   | 'reworded'
   | 'verdict_changed'
   | 'error_class_changed'
+  | 'baseline_changed'
   | 'slower';
 
 export const CHANGE_CAUSES: readonly ChangeCause[] = [
@@ -50,6 +52,7 @@ export const CHANGE_CAUSES: readonly ChangeCause[] = [
   'reworded',
   'verdict_changed',
   'error_class_changed',
+  'baseline_changed',
   'slower',
 ] as const;
 
@@ -310,6 +313,9 @@ export function firstCause(before: Item, after: Item, latency: LatencyThresholds
     // The errors in words ("HTTP 503 from the agent"), as the run's Errored section groups them; the kind when it has none.
     return { cause: 'error_class_changed', detail: `${errorWords(before) ?? before.errorKind} → ${errorWords(after) ?? after.errorKind}` };
   }
+  // The same replies, another standing: a baseline accepted between the runs moved the item, not the agent.
+  const baseline = baselineMoved(before, after);
+  if (baseline !== null) return { cause: 'baseline_changed', detail: baseline };
   // Last: the same result, only slower, by config.yml's latency thresholds (docs/latency.md).
   return changeBetween(before, after, 'speed', latency);
 }
@@ -367,6 +373,7 @@ export const CAUSE_WORDS: Record<ChangeCause, CauseWords> = {
   ...dimensionCauseWords(),
   verdict_changed: { title: 'verdict changed', one: 'verdict changed', many: 'verdicts changed' },
   error_class_changed: { title: 'error class changed', one: 'error class changed', many: 'error classes changed' },
+  baseline_changed: { title: 'baseline changed', one: 'baseline changed between the runs', many: 'baselines changed between the runs' },
 };
 
 function dimensionCauseWords(): Record<DimensionCause, CauseWords> {

@@ -356,9 +356,7 @@ export function combineFixtureAttempts(records: readonly FixtureRecord[], repeat
   const extra = { repeat: summary, attempts, durationMs: sum(records), usage: usageOfAttempts(records), usagePartial };
   if (verdict === null || shown.errored) return { ...shown, detail, ...extra };
   const drift = computeDrift(verdict, shown.reply, shown.route, baseline);
-  // The baseline's reply shown while an attempt replied otherwise with no meaning (meaning.check off): that attempt, named.
-  const otherwise = drift.reply === 'same' ? fixtureOtherwise(shown.reply, attempts) : null;
-  return { ...shown, verdict, detail, drift: withMeaning(drift, itemMeaning(shown.drift?.meaning, meanings, drift.reply === 'same') ?? otherwise), ...extra };
+  return { ...shown, verdict, detail, drift: withMeaning(drift, fixtureItemMeaning(shown.drift?.meaning, shown.reply, attempts, drift.reply === 'same')), ...extra };
 }
 
 /** The record of a persona script replayed `records.length` times (each record one attempt, in order). */
@@ -394,12 +392,47 @@ export function combinePersonaAttempts(records: readonly PersonaRecord[], repeat
   const drift = personaDrift(verdict, shown.turns, baseline, null, shown.simulation?.endedBy === 'simulator_fault');
   // The transcript comparison is the shown attempt's own: a simulated user's ending, or its user written anew, included.
   const transcript = shown.drift?.transcript ?? drift.transcript;
-  const k = shownIndex(records);
-  // An attempt's ending speaks of the baseline's only where the baseline keeps who ended it (endedOtherwise).
-  const against = (m: Meaning, at: number): boolean => baseline?.endedBy !== undefined || !(m.by === 'turns' && m.detail === attemptEndingChange(records[at] as PersonaRecord, shown, k + 1));
-  const otherwise = transcript === 'same' ? scriptOtherwise(shown.turns, attempts) : null;
-  const meaning = itemMeaning(shown.drift?.meaning, meanings, transcript === 'same', against) ?? endedOtherwise(records, k, baseline) ?? otherwise;
-  return { ...shown, verdict, drift: withMeaning({ ...drift, transcript }, meaning), ...extra };
+  return { ...shown, verdict, drift: withMeaning({ ...drift, transcript }, scriptItemMeaning(shown.drift?.meaning, shown.turns, attempts, baseline, transcript === 'same')), ...extra };
+}
+
+/** Each attempt's meaning against attempt 1's as its record keeps it (null: none), for itemMeaning. */
+const attemptMeanings = (attempts: readonly { meaning?: Meaning | null }[]): (Meaning | null)[] => attempts.map((a) => a.meaning ?? null);
+
+/**
+ * A repeated fixture's meaning against its baseline, from its attempts as its record keeps them
+ * (docs/meaning.md, "Repeats"): the shown attempt's (`shown`), or an attempt's that is worse
+ * (itemMeaning); with the baseline's reply shown (`baselineShown`), an attempt changed or unchecked
+ * in meaning, else one that replied otherwise with no meaning (fixtureOtherwise). What a run
+ * stores, and what a record written before it did is read as (evaluate/older-records.ts).
+ */
+export function fixtureItemMeaning(
+  shown: Meaning | null | undefined,
+  reply: string,
+  attempts: readonly Pick<FixtureAttempt, 'errored' | 'reply' | 'meaning'>[],
+  baselineShown: boolean,
+): Meaning | null | undefined {
+  return itemMeaning(shown, attemptMeanings(attempts), baselineShown) ?? (baselineShown ? fixtureOtherwise(reply, attempts) : null);
+}
+
+/**
+ * The same for a repeated script whose shown attempt's turns are `turns`: then an attempt whose
+ * agent ended the conversation otherwise against a baseline that keeps who ended it (endedOtherwise),
+ * else one that replied otherwise with no meaning (scriptOtherwise). An attempt's ending speaks of
+ * the baseline's only where the baseline keeps who ended it.
+ */
+export function scriptItemMeaning(
+  shown: Meaning | null | undefined,
+  turns: PersonaRecord['turns'],
+  attempts: readonly Pick<PersonaAttempt, 'errored' | 'turns' | 'meaning' | 'endedBy'>[],
+  baseline: Pick<PersonaBaseline, 'endedBy'> | null,
+  baselineShown: boolean,
+): Meaning | null | undefined {
+  const k = shownIndex(attempts);
+  const first = attempts[k];
+  const against = (m: Meaning, at: number): boolean =>
+    baseline?.endedBy !== undefined || first === undefined || !(m.by === 'turns' && m.detail === attemptEndingChange(attempts[at] ?? first, first, k + 1));
+  const otherwise = baselineShown ? scriptOtherwise(turns, attempts) : null;
+  return itemMeaning(shown, attemptMeanings(attempts), baselineShown, against) ?? endedOtherwise(attempts, k, baseline) ?? otherwise;
 }
 
 /**

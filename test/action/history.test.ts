@@ -19,6 +19,7 @@ import { repeated, withRunStats } from '../report/stats-fixtures.js';
 import { renderComment } from '../../src/report/index.js';
 import { githubHtml, visibleText } from '../report/helpers.js';
 import { docsUrl } from '../../src/version.js';
+import { fixtureRecords, OTHER, STORED } from '../support/older-record.js';
 
 // The agent's replies, changed between runs by the tests.
 let replies: Record<string, string> = {};
@@ -187,6 +188,23 @@ describe('since the previous run', () => {
     expect(looked.printed).toContain(
       '::warning::since the previous run: not looked up (GitHub answered 500 fake-github: injected 500: re-run the job once GitHub answers (https://www.githubstatus.com)); the comment shows this run only',
     );
+    expect(gh.violations).toEqual([]);
+  });
+
+  it("a previous run written by an older agent-replay, with items it reads as written, is compared and named in one warning", async () => {
+    // Its items are shown beside this run's (docs/results-json.md, "Records of an older agent-replay"): said as compare says them, naming the artifact and the run.
+    const { old } = fixtureRecords([STORED, OTHER, OTHER]);
+    const earlier = { ...record([old], { meaning: { check: 'judge', model: 'gpt-4o-mini', promptVersion: 'meaning-v1' } }), startedAt: '2026-12-01T09:00:00.000Z' };
+    const later = { ...record([fixture('refund')]), startedAt: '2026-12-02T09:00:00.000Z' };
+    gh.addComment('octo', 'shop', 7, { body: renderComment(earlier, reportCtx), user: gh.viewer });
+    gh.addWorkflowRun('octo', 'shop', { id: Number(reportCtx.runId), headSha: HEAD });
+    gh.addArtifact('octo', 'shop', Number(reportCtx.runId), { name: reportCtx.artifactName as string, zip: await artifactZip([{ name: 'results.json', data: JSON.stringify(earlier) }]) });
+    const looked = await printedBy(async () => previousRun(gitHubApiOf(gh), await actionContextOf('pull_request', pullPayload()), reportCtx.marker, later));
+    expect(looked.value).toMatchObject({ runId: reportCtx.runId });
+    const warnings = looked.printed.split('\n').filter((l) => l.startsWith('::warning::'));
+    expect(warnings).toEqual([
+      `::warning::since the previous run: artifact ${reportCtx.artifactName as string} of run ${reportCtx.runId as string}: written by an older agent-replay: the repeated item refund shows the baseline's reply while another attempt replied otherwise, and the record lacks what a run now keeps of that attempt (its meaning; a script's: who ended its conversation), so it reads as recorded, with no word of that attempt, and accept refuses it (replies vary); run it again to see it as a run does now (run --only refund)`,
+    ]);
     expect(gh.violations).toEqual([]);
   });
 });

@@ -159,6 +159,22 @@ describe('compare: the first cause of each changed fixture', () => {
     const now = fx('a', { reply: 'new', judgeFingerprint: FP });
     expect(causeOf(old, now)).toBe('reply_changed');
   });
+
+  it('the same reply, another standing against a baseline accepted between the runs: the baseline changed, never "nothing changed"', () => {
+    const REPLY = 'Returns are accepted within 14 days of delivery.';
+    const stored = (reply: string): NonNullable<FixtureRecord['baseline']> => ({ label: 'a', reply, route: route('main', 'answer'), verdict: 'pass', acceptedAt: '2026-11-30T10:00:00Z', commit: 'a1b2c3d' });
+    const before = fx('a', { reply: REPLY, baseline: stored('Returns are accepted within 30 days of delivery.'), drift: { reply: 'different', route: 'same', verdict: 'still_passing' } });
+    const after = fx('a', { reply: REPLY, baseline: stored(REPLY), drift: { reply: 'same', route: 'same', verdict: 'still_passing' } });
+    const c = compareRuns(at(T1, [before]), at(T2, [after]));
+    expect(c.changes[0]).toMatchObject({ cause: 'baseline_changed', detail: 'the item before: reply changed; now: the same as the baseline; the baseline changed between the runs' });
+    expect(c.summary).toBe('1 baseline changed between the runs');
+    expect(renderCompareText(c)).toContain('why: 1 baseline changed between the runs\n');
+    expect(renderCompareText(c)).toContain('a  pass → pass  baseline changed: the item before: reply changed; now: the same as the baseline; the baseline changed between the runs\n');
+    // The same standing against each (both the same as their baseline): nothing moved it.
+    expect(causeOf({ ...after, baseline: stored('Other.') }, after)).toBeNull();
+    // The same baseline: the standing moved with nothing the runs told (a hand edit) is not called the baseline's.
+    expect(causeOf({ ...before, baseline: stored(REPLY) }, after)).toBeNull();
+  });
 });
 
 describe('compare: persona scripts are items like fixtures', () => {

@@ -16,26 +16,15 @@ import type { FixtureRecord, PersonaRecord, RunRecord } from '../../src/types.js
 import { baseline, ctx, fixture, persona, personaBaseline, refundTurns, run } from '../report/fixtures.js';
 import { cli } from '../cli/helpers.js';
 import { tempDir } from '../support/temp.js';
+import { fixtureAttemptMeanings } from '../../src/replay/fixture.js';
+import { scriptAttemptMeanings } from '../../src/replay/personas.js';
+import type { MeaningRung } from '../../src/replay/meaning.js';
+import type { Fixture } from '../../src/types.js';
+import { attempt, fixtureRecords, OTHER, repeat, STORED } from '../support/older-record.js';
 
-const STORED = 'Returns are accepted within 30 days of delivery.';
-const OTHER = 'You can send it back within 30 days after it arrives.';
-const repeat = { count: 3, minPass: 3 };
 const off = { check: 'off' as const, model: null, promptVersion: 'meaning-v1' };
 const judged = { check: 'judge' as const, model: 'gpt-4o-mini', promptVersion: 'meaning-v1' };
 const at = '2026-12-07T00:00:00.000Z';
-
-/** One attempt of the `refund` fixture against STORED, as replay/fixture.ts records it with meaning.check off. */
-function attempt(reply: string): FixtureRecord {
-  return fixture('refund', { reply, baseline: baseline('refund', STORED), drift: { reply: reply === STORED ? 'same' : 'different', route: 'same', verdict: 'still_passing', meaning: null } });
-}
-
-/** The record today's run makes of three attempts (meaning off: no attempt compared), and the one the run before the fix made: the same without the item's meaning. */
-function fixtureRecords(replies: string[]): { now: FixtureRecord; old: FixtureRecord } {
-  const b = baseline('refund', STORED);
-  const now = combineFixtureAttempts(replies.map(attempt), repeat, b, replies.map(() => null));
-  const { meaning: _, ...drift } = now.drift as NonNullable<FixtureRecord['drift']>;
-  return { now, old: { ...now, drift } as FixtureRecord };
-}
 
 /** The record as results.json holds it, read back. */
 const reread = (r: RunRecord): RunRecord => parseRecord(serializeRecord(r), 'results.json');
@@ -128,6 +117,66 @@ describe('a repeated script recorded with meaning.check off before its other att
   });
 });
 
+describe('a repeated item recorded with meaning checked before an attempt changed against attempt 1 was its meaning', () => {
+  // The run's own ladder with meaning.check facts and no meaning judge: numbers decide, a rewording is asked of none (unchecked).
+  const facts: MeaningRung = { check: 'facts', threshold: 0.8, ask: null };
+  const reworded: MeaningRung = { check: 'judge', threshold: 0.8, ask: () => Promise.resolve({ ok: true, score: 0.95, difference: 'same facts, other words', reused: false }) };
+  const CHANGED = 'Returns are accepted within 14 days of delivery.';
+  const checkedFacts = { check: 'facts' as const, model: null, promptVersion: 'meaning-v1' };
+
+  /** The record a run makes now of these attempts, each compared with attempt 1 as replay/fixture.ts compares it, and the one a run before made: the same without the item's meaning. */
+  async function checkedRecords(replies: string[], rung: MeaningRung): Promise<{ now: FixtureRecord; old: FixtureRecord }> {
+    const b = baseline('refund', STORED);
+    const records = replies.map(attempt);
+    const meanings = await fixtureAttemptMeanings({ message: records[0]?.message, persona: null } as Fixture, records, rung, b);
+    const now = combineFixtureAttempts(records, repeat, b, meanings);
+    const { meaning: _, ...drift } = now.drift as NonNullable<FixtureRecord['drift']>;
+    return { now, old: { ...now, drift } as FixtureRecord };
+  }
+
+  it('a fixture reads as a run stores it now: Changed by the attempt that changed a fact, named', async () => {
+    const { now, old } = await checkedRecords([STORED, STORED, CHANGED], facts);
+    expect(now.attempts?.[2]?.meaning).toMatchObject({ value: 'changed', by: 'facts' });
+    expect(now.drift?.meaning).toMatchObject({ value: 'changed', by: 'facts', detail: 'attempt 3: numbers 30 → 14' });
+    expect(sectionOf(old)).toBe('unchanged');
+    const read = reread(run([old], { meaning: checkedFacts }));
+    expect(read.fixtures[0]).toEqual(now);
+    expect(sectionOf(read.fixtures[0] as FixtureRecord)).toBe('changed');
+    expect(olderRecordNote(read)).toBeNull();
+    // Attempts only reworded against attempt 1: unchanged then as now, and nothing said.
+    const same = await checkedRecords([STORED, OTHER, OTHER], reworded);
+    expect(same.now.drift?.meaning).toBeUndefined();
+    const r = run([same.old], { meaning: judged });
+    expect(readAsStoredNow(r)).toEqual({ record: r, unsure: [] });
+  });
+
+  it('a fixture whose other attempt that replied otherwise carries no meaning is read as written, and named', async () => {
+    const { old } = await checkedRecords([STORED, CHANGED, OTHER], facts);
+    // Attempt 3's meaning left out, as no run writes it: what a run now keeps of it is not in the record.
+    const lacking = { ...old, attempts: old.attempts?.map(({ meaning, ...a }, k) => (k === 2 ? a : { ...a, ...(meaning == null ? {} : { meaning }) })) } as FixtureRecord;
+    const read = reread(run([lacking], { meaning: checkedFacts }));
+    expect(read.fixtures[0]).toEqual(lacking);
+    expect(olderRecordNote(read)).toContain('the repeated item refund shows the baseline');
+  });
+
+  it("a script reads as a run stores it now: Changed by the attempt whose agent ended the conversation otherwise", async () => {
+    const turns = refundTurns();
+    const base = { ...personaBaseline('p', turns), endedBy: 'script' as const };
+    const records = (['script', 'agent'] as const).map((endedBy) => persona('p', { turns, baseline: base, endedBy, drift: { transcript: 'same', route: 'same', verdict: 'still_passing' } }));
+    const meanings = await scriptAttemptMeanings(records, facts, base);
+    const detail = "the agent ended the conversation on turn 3, where attempt 1's agent did not end it";
+    expect(meanings).toEqual([null, { value: 'changed', by: 'turns', detail }]);
+    const now = combinePersonaAttempts(records, { count: 2, minPass: 2 }, base, meanings);
+    expect(now.drift?.meaning).toEqual({ value: 'changed', by: 'turns', detail: `attempt 2: ${detail}` });
+    const { meaning: _, ...d } = now.drift as NonNullable<PersonaRecord['drift']>;
+    const old = { ...now, drift: d } as PersonaRecord;
+    expect(sectionOf(old)).toBe('unchanged');
+    const read = reread(run([], { meaning: checkedFacts, personas: [old] }));
+    expect(read.personas[0]).toEqual(now);
+    expect(olderRecordNote(read)).toBeNull();
+  });
+});
+
 describe('the readers of such a record', () => {
   it('say which items read as written, once per file: compare names them, and the item read as a run stores it now is compared so', async () => {
     const cwd = await tempDir('older-repeat-');
@@ -139,5 +188,20 @@ describe('the readers of such a record', () => {
     expect(r.code).toBe(0);
     expect(r.stderr.match(/^warning: after\.json: written by an older agent-replay: the repeated item shipping shows/gm)).toHaveLength(1);
     expect(r.stderr).not.toContain('before.json');
+  });
+
+  it('say so where its items choose what runs: run --rerun and --timings, once per file', async () => {
+    const cwd = await tempDir('older-rerun-');
+    const { old } = fixtureRecords([STORED, OTHER, OTHER]);
+    await writeFile(join(cwd, 'old.json'), serializeRecord(run([old], { meaning: judged })));
+    await writeFile(join(cwd, 'other.json'), serializeRecord(run([{ ...old, label: 'shipping' }], { meaning: judged })));
+    // No suite folder here: the run stops at its load, after the records were read and said (nothing is sent).
+    const said = (stderr: string): string[] => stderr.split('\n').filter((l) => l.startsWith('warning: ') && l.includes('written by an older agent-replay'));
+    const both = await cli(['run', '--rerun', 'old.json', '--shard', '1/2', '--timings', 'old.json'], cwd);
+    expect(both.code).not.toBe(0);
+    expect(said(both.stderr)).toEqual([`warning: ${olderRecordNote(reread(run([old], { meaning: judged })), 'old.json') ?? ''}`]);
+    const two = await cli(['run', '--rerun', 'old.json', '--shard', '1/2', '--timings', 'other.json'], cwd);
+    expect(said(two.stderr).map((l) => l.slice(0, l.indexOf(': written')))).toEqual(['warning: old.json', 'warning: other.json']);
+    expect(said(two.stderr)[1]).toContain('the repeated item shipping shows');
   });
 });
