@@ -18,17 +18,57 @@ export function stableHash(canonical: string): string {
 
 /** JSON with object keys sorted at every level, so equal values always give equal text. */
 export function canonicalJson(value: unknown): string {
+  // A value already canonical is its own text: JSON.stringify writes it in one call, where the
+  // general path calls it once per key and once per value (a fixture's definition is built in
+  // key order for this). Anything else takes the general path, which gives the same text.
+  return isCanonical(value) ? JSON.stringify(value) : sortedJson(value);
+}
+
+/**
+ * The general canonical text (canonicalJson's slow path, and what its fast path must equal).
+ * Keys in UTF-16 code unit order (sort's own order for strings); a key whose value is undefined is
+ * left out, an undefined array element written null.
+ */
+export function sortedJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-  // Keys in UTF-16 code unit order (sort's own order for strings); a key whose value is undefined is left out.
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : sortedJson(v))).join(',')}]`;
   const record = value as Record<string, unknown>;
   let out = '';
   for (const k of Object.keys(record).sort()) {
     const v = record[k];
     if (v === undefined) continue;
-    out += `${out === '' ? '' : ','}${JSON.stringify(k)}:${canonicalJson(v)}`;
+    out += `${out === '' ? '' : ','}${JSON.stringify(k)}:${sortedJson(v)}`;
   }
   return `{${out}}`;
+}
+
+/**
+ * Whether JSON.stringify writes a value as sortedJson does: made of strings, numbers, booleans and
+ * null (undefined, a function, a symbol or a bigint anywhere refuses it), plain arrays and plain
+ * objects (not a Date, a Map or a class's instance, whose toJSON JSON.stringify would call) whose
+ * keys are in strictly ascending order. Numbers need no check: both write them with JSON.stringify
+ * (-0 as 0, 1e21 as 1e+21, NaN and Infinity as null).
+ */
+export function isCanonical(value: unknown): boolean {
+  if (typeof value !== 'object') return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
+  if (value === null) return true;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto === Array.prototype) {
+    // An array's iterator reads a hole as undefined, which is refused as an undefined element is.
+    for (const v of value as unknown[]) if (!isCanonical(v)) return false;
+    return true;
+  }
+  if (proto !== Object.prototype && proto !== null) return false;
+  // for...in rather than Object.keys: no array of keys per object. A key it also finds on the
+  // prototype (Object.prototype given an enumerable property) can only refuse the fast path: the
+  // own keys JSON.stringify writes are then still in order and checked.
+  let previous: string | undefined;
+  for (const k in value) {
+    if (previous !== undefined && k <= previous) return false;
+    if (!isCanonical((value as Record<string, unknown>)[k])) return false;
+    previous = k;
+  }
+  return true;
 }
 
 /**
@@ -39,8 +79,9 @@ export function canonicalJson(value: unknown): string {
  */
 function fixtureDefinition(f: Pick<Fixture, 'message' | 'persona' | 'assertion'>): string {
   const a = f.assertion;
-  const assertion = a === null ? null : a.kind === 'all' ? { kind: a.kind, assertions: a.assertions.map(checkDefinition) } : checkDefinition(a);
-  return canonicalJson({ item: 'fixture', message: f.message, persona: f.persona, assertion });
+  const assertion = a === null ? null : a.kind === 'all' ? { assertions: a.assertions.map(checkDefinition), kind: a.kind } : checkDefinition(a);
+  // Keys written in sorted order, here and in checkDefinition: canonicalJson's fast path.
+  return canonicalJson({ assertion, item: 'fixture', message: f.message, persona: f.persona });
 }
 
 /** One check's part of a fixture's definition (a latency budget and a tool expectation are part of it). */
@@ -49,7 +90,7 @@ function checkDefinition(a: SingleAssertion): JsonValue {
     case 'contains':
       return { kind: a.kind, value: a.value };
     case 'regex':
-      return { kind: a.kind, pattern: a.pattern, flags: a.flags };
+      return { flags: a.flags, kind: a.kind, pattern: a.pattern };
     case 'judge':
       return { kind: a.kind };
     case 'maxLatency':
@@ -57,7 +98,7 @@ function checkDefinition(a: SingleAssertion): JsonValue {
     // The tool, its input (absent: any call) and the match mode (docs/traces.md, "Fixtures").
     case 'toolCalled':
     case 'toolNotCalled':
-      return a.input === undefined ? { kind: a.kind, tool: a.tool, match: a.match } : { kind: a.kind, tool: a.tool, input: a.input, match: a.match };
+      return a.input === undefined ? { kind: a.kind, match: a.match, tool: a.tool } : { input: a.input, kind: a.kind, match: a.match, tool: a.tool };
   }
 }
 
