@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderConfigErrors,terminalIssue}from"./chunk-36IMR73O.js";import"./chunk-KUEAZ52W.js";import"./chunk-SHBICB7I.js";import"./chunk-3AZ7YFK7.js";import"./chunk-XAMMCNQV.js";import"./chunk-T5OLLY5K.js";import"./chunk-3Q2EM4YM.js";import"./chunk-HR3YGMDT.js";import"./chunk-WGE242OU.js";import"./chunk-QM5LHI6K.js";import"./chunk-L5CUFFXX.js";import"./chunk-6BPKDHAS.js";export{renderConfigErrors,terminalIssue};
