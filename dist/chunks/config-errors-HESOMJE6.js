@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderConfigErrors,terminalIssue}from"./chunk-HPIH5C3Y.js";import"./chunk-RLFVT77N.js";import"./chunk-3NO7HJL7.js";import"./chunk-64HDQTRM.js";import"./chunk-XAMMCNQV.js";import"./chunk-T5OLLY5K.js";import"./chunk-3Q2EM4YM.js";import"./chunk-HR3YGMDT.js";import"./chunk-WGE242OU.js";import"./chunk-QM5LHI6K.js";import"./chunk-L5CUFFXX.js";import"./chunk-6BPKDHAS.js";export{renderConfigErrors,terminalIssue};
