@@ -112,10 +112,11 @@ export function shownJson(value: unknown): string {
 
 /**
  * A label on a line (the accept label, a label from the event): as it is, or quoted as JSON when it
- * holds white space (shownJson: a line break or a U+2028 in it as its escape), so that no label
- * starts a line of its own in the log, nor a workflow command there (docs/security.md, "Agent text is data").
+ * holds white space, a control or an invisible format character (shownJson: a line break, an escape
+ * sequence's ESC or a U+202E in it as its escape), so that no label starts a line of its own in the
+ * log, nor a workflow command there, nor rewrites the terminal (docs/security.md, "Agent text is data").
  */
-export const labelWord = (label: string): string => (/\s/.test(label) ? shownJson(label) : label);
+export const labelWord = (label: string): string => (/[\s\p{Cc}\p{Cf}]/u.test(label) ? shownJson(label) : label);
 
 /**
  * A count as a person types it (a flag's or an Action input's value): decimal digits only, else

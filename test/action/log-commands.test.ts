@@ -21,7 +21,7 @@ import { HEAD, makeWorkspace, pullPayload, runAction, useServers, type ActionRun
 import { annotateConfigIssues, configErrorsFailure } from '../../src/action/check.js';
 import { RecordWriteError } from '../../src/record/index.js';
 import * as log from '../../src/action/log.js';
-import { shownJson, terminalLine } from '../../src/words.js';
+import { labelWord, shownJson, terminalLine } from '../../src/words.js';
 import type { ConfigIssue } from '../../src/suite/issues.js';
 
 /** Lines that would mask "secret", stop the runner's commands, and add an error annotation. */
@@ -209,4 +209,13 @@ it("the step's failure that names a folder (the dir input, the results path) kee
   expect(record?.text).toMatch(/^could not write the results to \/w\/my ⏎ suite\\u001b\[2J\/results\.json: EACCES; the record was written to \/tmp\/r ⏎ \/results\.json instead\. /);
   for (const a of [config, record]) expect(a?.text).not.toMatch(/[\r\n]/);
   process.exitCode = exitCode; // log.failed set it to 1
+});
+
+it('a label holding an escape sequence or an invisible control, without white space, is quoted as JSON with it escaped (labelWord), as one holding a line break is', () => {
+  expect(labelWord('accept\u001b[2Kbaseline')).toBe('"accept\\u001b[2Kbaseline"');
+  expect(labelWord('accept\u202Eenilesab')).toBe('"accept\\u202eenilesab"');
+  expect(labelWord('accept\u0007')).toBe('"accept\\u0007"');
+  // A label a person would write stays as it is.
+  expect(labelWord('accept-baseline')).toBe('accept-baseline');
+  expect(labelWord('accept-✓')).toBe('accept-✓');
 });
