@@ -116,7 +116,10 @@ export function shownJson(value: unknown): string {
  * sequence's ESC or a U+202E in it as its escape), so that no label starts a line of its own in the
  * log, nor a workflow command there, nor rewrites the terminal (docs/security.md, "Agent text is data").
  */
-export const labelWord = (label: string): string => (/[\s\p{Cc}\p{Cf}]/u.test(label) ? shownJson(label) : label);
+export const labelWord = (label: string): string => (LABEL_QUOTED_RE.test(label) ? shownJson(label) : label);
+/** White space, the C0 and C1 controls, and the invisible format characters (soft hyphen, zero widths, marks, bidi controls, BOM): written out, as a \p{...} class is resolved at every start (docs/performance.md). */
+// eslint-disable-next-line no-control-regex
+const LABEL_QUOTED_RE = /[\s\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\uFEFF]/;
 
 /**
  * A count as a person types it (a flag's or an Action input's value): decimal digits only, else
