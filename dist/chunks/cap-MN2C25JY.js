@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-CYSLJLWH.js";import"./chunk-IPUMYFWD.js";import"./chunk-DVUVJWBG.js";import"./chunk-6XVAMJJC.js";import"./chunk-XAMMCNQV.js";import"./chunk-T5OLLY5K.js";import"./chunk-PX6BHMHQ.js";import"./chunk-HR3YGMDT.js";import"./chunk-WGE242OU.js";import"./chunk-QM5LHI6K.js";import"./chunk-L5CUFFXX.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};
