@@ -1,1 +1,3 @@
 export declare function withoutDbusNoise(stderr: string): string;
+export declare function screenshotProblem(path: string): string | undefined;
+export declare function outputProblem(path: string): string | undefined;

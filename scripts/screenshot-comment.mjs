@@ -6,14 +6,17 @@
 //   node scripts/screenshot-comment.mjs test/golden/mixed.comment.md /tmp/mixed.png [--open] [--width 1000] [--height 3000]
 //
 // --open expands every <details> (GitHub shows them collapsed). Needs `chromium` on PATH
-// (Debian: apt-get install -y chromium) and the cmark-gfm dev dependency. Keep PNGs out of git.
+// (Debian: apt-get install -y chromium), or AGENT_REPLAY_CHROMIUM=/path/to/chrome, and the
+// cmark-gfm dev dependency. Keep PNGs out of git. Chromium exits 0 when it cannot write the PNG (a
+// folder that does not exist): the script checks the file and exits 1 when it is not a PNG.
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import cmark from 'cmark-gfm';
+import { CHROMIUM_ARGS } from './chromium-args.mjs';
 
 /**
  * Chromium's stderr without its D-Bus lines: on a machine with no D-Bus (a container, CI) it logs
@@ -25,6 +28,47 @@ export function withoutDbusNoise(stderr) {
     .split('\n')
     .filter((line) => !/^\[[\d:./]+:ERROR:dbus\//.test(line))
     .join('\n');
+}
+
+/** The eight bytes every PNG starts with. */
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/**
+ * What is wrong with the screenshot's path before Chromium starts, or undefined: a folder, or a
+ * name not ending in .png (Chromium takes the image's type from the ending: a .jpg is written as a
+ * JPEG, a name with no ending not at all).
+ */
+export function outputProblem(path) {
+  if (existsSync(path) && statSync(path).isDirectory()) return `${path} is a folder: name the PNG to write in it, such as ${join(path, 'comment.png')}.`;
+  if (/\.png$/i.test(path)) return undefined;
+  return `the screenshot's name must end in .png, as chromium picks the image type from it: ${path}. Name it ${path.replace(/\.[^./]*$/, '')}.png.`;
+}
+
+/**
+ * What is wrong with the screenshot Chromium was to write at `path` (absolute), or undefined for a
+ * file that starts with PNG's signature. Chromium exits 0 when it could not write the file: it says
+ * `Failed to write file` on its stderr, and writes nothing.
+ */
+export function screenshotProblem(path) {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch {
+    const folder = dirname(path);
+    if (!existsSync(folder)) return `chromium exited 0 but wrote no screenshot: the folder ${folder} does not exist. Create it (mkdir -p ${folder}) or name a PNG in a folder that exists.`;
+    return `chromium exited 0 but wrote no screenshot at ${path}: its stderr above says why. Check that ${folder} can be written.`;
+  }
+  if (stat.isDirectory()) return outputProblem(path);
+  if (stat.size === 0) return `chromium exited 0 but the screenshot ${path} is empty (0 bytes): check that the disk has room and run the command again.`;
+  const start = Buffer.alloc(PNG_SIGNATURE.length);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, start, 0, start.length, 0);
+  } finally {
+    closeSync(fd);
+  }
+  if (!start.equals(PNG_SIGNATURE)) return `chromium exited 0 but ${path} is not a PNG (it does not start with PNG's signature): run the command again; chromium's stderr above may say why.`;
+  return undefined;
 }
 
 function main() {
@@ -77,31 +121,40 @@ function main() {
   const dir = mkdtempSync(join(tmpdir(), 'agent-replay-shot-'));
   const html = join(dir, 'comment.html');
   writeFileSync(html, `<!doctype html><meta charset="utf-8"><style>${css}</style><div class="comment">${body}</div>`);
+  const out = resolve(output);
+  const before = outputProblem(out);
+  if (before !== undefined) {
+    console.error(before);
+    return process.exit(2);
+  }
+  // A screenshot of an earlier run left there would pass for this one's.
+  if (existsSync(out) && statSync(out).isFile()) rmSync(out);
+  const browser = process.env.AGENT_REPLAY_CHROMIUM || 'chromium';
   const chromium = spawnSync(
-    'chromium',
-    [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--user-data-dir=${join(dir, 'profile')}`,
-      `--window-size=${width},${height}`,
-      `--screenshot=${resolve(output)}`,
-      `file://${html}`,
-    ],
+    browser,
+    [...CHROMIUM_ARGS, `--user-data-dir=${join(dir, 'profile')}`, `--window-size=${width},${height}`, `--screenshot=${out}`, `file://${html}`],
     { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' },
   );
   process.stderr.write(withoutDbusNoise(chromium.stderr ?? ''));
+  if (chromium.error?.code === 'ENOENT') {
+    console.error(
+      browser === 'chromium'
+        ? 'chromium is not on PATH: apt-get install -y chromium (Debian/Ubuntu), or set AGENT_REPLAY_CHROMIUM=/path/to/chrome.'
+        : `AGENT_REPLAY_CHROMIUM=${browser} names no executable: set it to a Chromium or Chrome, or unset it to use chromium on PATH.`,
+    );
+    return process.exit(1);
+  }
   if (chromium.error !== undefined) throw chromium.error;
   if (chromium.status !== 0) {
     console.error(`chromium exited with ${chromium.status ?? chromium.signal}`);
-    process.exit(1);
+    return process.exit(1);
   }
-  console.log(`${resolve(output)} (html: ${html})`);
+  const problem = screenshotProblem(out);
+  if (problem !== undefined) {
+    console.error(problem);
+    return process.exit(1);
+  }
+  console.log(`${out} (html: ${html})`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) main();

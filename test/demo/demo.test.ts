@@ -10,6 +10,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { findDemoSuite } from '../../src/cli/demo.js';
 import { runRecordSchema } from '../../src/record/schema.js';
+import { mayNeedPool, poolPatternCount } from '../../src/assertions/regex-inline.js';
+import { loadSuite } from '../../src/suite/index.js';
 import { DRIFT_VERDICTS, type RunRecord } from '../../src/types.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -144,6 +146,23 @@ describe('demo', () => {
   it('finds the example suite from the source tree', () => {
     expect(findDemoSuite(join(ROOT, 'src', 'demo'))).toBe(join(ROOT, 'examples', 'demo', '.agent-replay'));
     expect(() => findDemoSuite(tmpdir())).toThrow(/demo suite .* is missing/);
+  });
+
+  // The demo runs its regexes under its config's 100 ms budget, and the runs below assert their
+  // verdicts: those patterns are matched on the main thread, with no budget (docs/architecture.md,
+  // "The regex time budget"). The pool, whose budget a loaded machine could run out of, gets the
+  // runaway alone: ^(a+)+$ against 40 a's and a "!" (src/demo/agent.ts) takes 2^40 steps, past any
+  // budget. A pattern added to the demo that may need the pool would make its verdict depend on the
+  // machine's speed.
+  it("gives the regex pool, and its 100 ms budget, only the runaway pattern, which no budget lets finish", async () => {
+    const { suite, errors } = await loadSuite({ dir: join(ROOT, 'examples', 'demo', '.agent-replay'), env: {} });
+    expect(errors).toEqual([]);
+    const pooled = (suite?.fixtures ?? []).filter((f) => {
+      const checks = f.assertion === null ? [] : f.assertion.kind === 'all' ? f.assertion.assertions : [f.assertion];
+      return checks.some((a) => a.kind === 'regex' && mayNeedPool(a.pattern, a.flags));
+    });
+    expect(pooled.map((f) => f.label)).toEqual(['runaway-pattern']);
+    expect(poolPatternCount([], suite?.personas ?? [])).toBe(0);
   });
 
   it('runs in process: exit 0, every verdict and drift value in results.json, report files written', async () => {

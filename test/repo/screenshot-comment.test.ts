@@ -1,8 +1,16 @@
-// scripts/screenshot-comment.mjs's Chromium stderr: its D-Bus lines, printed by the dozen on a
-// machine without D-Bus, are left out; every other line, a real error among them, is kept.
+// scripts/screenshot-comment.mjs: Chromium's stderr without its D-Bus lines (printed by the dozen on
+// a machine without D-Bus; every other line, a real error among them, is kept), and the screenshot
+// checked after Chromium exits: Chromium exits 0 when it could not write the file, and the script
+// said where the PNG was all the same.
 
+import { spawn } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withoutDbusNoise } from '../../scripts/screenshot-comment.mjs';
+import { outputProblem, screenshotProblem, withoutDbusNoise } from '../../scripts/screenshot-comment.mjs';
+import { CHROMIUM, SKIP_BROWSER_TESTS } from '../support/browser.js';
+import { endWithTest } from '../support/children.js';
+import { tempDir } from '../support/temp.js';
 
 describe('scripts/screenshot-comment.mjs, withoutDbusNoise', () => {
   it("leaves out Chromium's D-Bus lines and keeps the others, in order", () => {
@@ -23,4 +31,68 @@ describe('scripts/screenshot-comment.mjs, withoutDbusNoise', () => {
     // A line that only mentions dbus is not one of them.
     expect(withoutDbusNoise('error: could not start dbus/bus.cc tests\n')).toBe('error: could not start dbus/bus.cc tests\n');
   });
+});
+
+/** The first bytes of every PNG, then the start of an IHDR chunk. */
+const PNG_START = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+
+describe('scripts/screenshot-comment.mjs, screenshotProblem', () => {
+  it('passes a PNG; names the path and the fix for no file, a missing folder, a folder, an empty file and a file that is not a PNG', async () => {
+    const dir = await tempDir('agent-replay-shot-test-');
+    const png = join(dir, 'ok.png');
+    await writeFile(png, PNG_START);
+    expect(screenshotProblem(png)).toBeUndefined();
+
+    const missingFolder = join(dir, 'shots');
+    expect(screenshotProblem(join(missingFolder, 'mixed.png'))).toBe(
+      `chromium exited 0 but wrote no screenshot: the folder ${missingFolder} does not exist. Create it (mkdir -p ${missingFolder}) or name a PNG in a folder that exists.`,
+    );
+    expect(screenshotProblem(join(dir, 'never.png'))).toBe(`chromium exited 0 but wrote no screenshot at ${join(dir, 'never.png')}: its stderr above says why. Check that ${dir} can be written.`);
+
+    const folder = join(dir, 'a-folder');
+    await mkdir(folder);
+    expect(screenshotProblem(folder)).toBe(`${folder} is a folder: name the PNG to write in it, such as ${join(folder, 'comment.png')}.`);
+    expect(outputProblem(folder)).toBe(`${folder} is a folder: name the PNG to write in it, such as ${join(folder, 'comment.png')}.`);
+
+    const empty = join(dir, 'empty.png');
+    await writeFile(empty, '');
+    expect(screenshotProblem(empty)).toBe(`chromium exited 0 but the screenshot ${empty} is empty (0 bytes): check that the disk has room and run the command again.`);
+
+    const html = join(dir, 'page.png');
+    await writeFile(html, '<!doctype html><p>not a screenshot</p>');
+    expect(screenshotProblem(html)).toBe(`chromium exited 0 but ${html} is not a PNG (it does not start with PNG's signature): run the command again; chromium's stderr above may say why.`);
+    // Seven bytes of the signature are not a PNG either.
+    const short = join(dir, 'short.png');
+    await writeFile(short, PNG_START.subarray(0, 7));
+    expect(screenshotProblem(short)).toBe(`chromium exited 0 but ${short} is not a PNG (it does not start with PNG's signature): run the command again; chromium's stderr above may say why.`);
+  });
+
+  it('before Chromium starts: refuses a folder and a name not ending in .png (Chromium writes a .jpg as a JPEG, a name with no ending not at all)', async () => {
+    const dir = await tempDir('agent-replay-shot-test-');
+    expect(outputProblem(join(dir, 'mixed.png'))).toBeUndefined();
+    expect(outputProblem(join(dir, 'MIXED.PNG'))).toBeUndefined();
+    expect(outputProblem(join(dir, 'mixed.jpg'))).toBe(`the screenshot's name must end in .png, as chromium picks the image type from it: ${join(dir, 'mixed.jpg')}. Name it ${join(dir, 'mixed.png')}.`);
+    expect(outputProblem(join(dir, 'shot'))).toBe(`the screenshot's name must end in .png, as chromium picks the image type from it: ${join(dir, 'shot')}. Name it ${join(dir, 'shot.png')}.`);
+    expect(outputProblem(dir)).toBe(`${dir} is a folder: name the PNG to write in it, such as ${join(dir, 'comment.png')}.`);
+  });
+
+  it.skipIf(SKIP_BROWSER_TESTS)(
+    'the script, given a folder that does not exist: Chromium exits 0 and writes nothing, and the script says so and exits 1, printing no path as done (skipped without headless Chromium)',
+    { timeout: 60_000 },
+    async () => {
+      const dir = await tempDir('agent-replay-shot-run-');
+      const folder = join(dir, 'no-such-folder');
+      const out = join(folder, 'mixed.png');
+      const env = { ...process.env, AGENT_REPLAY_CHROMIUM: CHROMIUM.found ? CHROMIUM.path : 'chromium' };
+      const child = spawn(process.execPath, ['scripts/screenshot-comment.mjs', 'test/golden/mixed.comment.md', out], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      endWithTest(child);
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
+      expect(stderr).toContain(`chromium exited 0 but wrote no screenshot: the folder ${folder} does not exist. Create it (mkdir -p ${folder}) or name a PNG in a folder that exists.\n`);
+    },
+  );
 });

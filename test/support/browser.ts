@@ -16,17 +16,7 @@ import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
-
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { CHROMIUM_ARGS } from '../../scripts/chromium-args.mjs';
 
 /** The test files that drive a browser (a test keeps this list equal to the importers of launchChromium). */
 export const BROWSER_TEST_FILES = ['test/report/html.browser.test.ts', 'test/report/latency-views.test.ts', 'test/report/forest.browser.test.ts', 'test/report/waterfall.browser.test.ts'] as const;
@@ -131,7 +121,7 @@ export async function launchChromium(): Promise<Browser> {
   // Imported here, not at the top: finding a browser (browser-setup.ts, in vitest's main process
   // before any test starts) and a run without one do not load playwright-core (0.6 s).
   const { chromium } = await import('playwright-core');
-  return chromium.launch({ executablePath: CHROMIUM.path, args: CHROMIUM_ARGS, headless: true });
+  return chromium.launch({ executablePath: CHROMIUM.path, args: [...CHROMIUM_ARGS], headless: true });
 }
 
 /** A page openReport opened, and what it did. */
