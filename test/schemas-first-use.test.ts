@@ -5,7 +5,8 @@
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
-const MODULES = ['suite/baselines.ts', 'suite/personas.ts', 'suite/fixtures.ts', 'suite/item-file.ts', 'agent/usage.ts', 'report/metadata.ts', 'cli/commit.ts'];
+const SECTIONS = ['agent', 'judge', 'regex', 'cost', 'coverage', 'personas', 'simulator', 'latency', 'stats', 'traces', 'shared'].map((s) => `suite/config/${s}.ts`);
+const MODULES = ['suite/baselines.ts', 'suite/personas.ts', 'suite/fixtures.ts', 'suite/item-file.ts', 'agent/usage.ts', 'report/metadata.ts', 'cli/commit.ts', 'suite/tools.ts', 'suite/repeat.ts', 'suite/meaning-config.ts', 'suite/config-file.ts', ...SECTIONS];
 
 type ZodConfig = { postProcessor?: (schema: unknown) => void };
 const zodConfig = (): ZodConfig => ((globalThis as { __zod_globalConfig?: ZodConfig }).__zod_globalConfig ??= {});
@@ -47,7 +48,8 @@ describe('schemas built on first use', () => {
     expect(first.baselineSchema.safeParse({ label: 'x', reply: 'r', route: null, verdict: 'pass', acceptedAt: 't', commit: null }).success).toBe(true);
     expect(fixtures.fixtureSchemas().fixtureSchema.safeParse({ label: 'x', message: 'm', repeat: { count: 2 } }).success).toBe(true);
     expect(usage.readUsage({ prompt_tokens: 1, completion_tokens: 2 })).toEqual({ kind: 'usage', usage: { inputTokens: 1, outputTokens: 2 } });
-    expect([...builtBy].sort()).toEqual(['agent/usage.ts', 'suite/baselines.ts', 'suite/fixtures.ts']);
+    // A fixture's schema holds a tool check's and a repeat's.
+    expect([...builtBy].sort()).toEqual(['agent/usage.ts', 'suite/baselines.ts', 'suite/fixtures.ts', 'suite/repeat.ts', 'suite/tools.ts']);
 
     builtBy.clear();
     expect(baselines.baselineSchemas()).toBe(first);
@@ -55,5 +57,38 @@ describe('schemas built on first use', () => {
     fixtures.fixtureSchemas();
     usage.readUsage({ prompt_tokens: 3, completion_tokens: 4 });
     expect([...builtBy]).toEqual([]);
+  });
+
+  it("config.yml builds the schemas of the sections it has, each on its first use; a key that is no section, every section's", async () => {
+    const { resolveConfigFile } = await import('../src/suite/config-file.js');
+    await import('../src/suite/meaning-config.js');
+    await import('../src/suite/tools.js');
+    expect([...builtBy]).toEqual([]);
+
+    // No file: no section's schema.
+    expect(resolveConfigFile(null, 'config.yml', null, {}).errors).toEqual([]);
+    expect([...builtBy]).toEqual(['suite/config-file.ts']);
+
+    builtBy.clear();
+    const agentOnly = resolveConfigFile(null, 'config.yml', { agent: { url: 'http://127.0.0.1:9/chat', retries: 0 } }, {});
+    expect(agentOnly.errors).toEqual([]);
+    expect(agentOnly.config?.agent.url).toBe('http://127.0.0.1:9/chat');
+    expect([...builtBy].sort()).toEqual(['suite/config-file.ts', 'suite/config/agent.ts', 'suite/config/shared.ts']);
+
+    // traces' is built for the file that has it (with its ms() numbers); agent's, built already, is not built again.
+    builtBy.clear();
+    const withTraces = resolveConfigFile(null, 'config.yml', { agent: { url: 'http://127.0.0.1:9/chat' }, traces: { receive: { port: 0 }, waitMs: 10 } }, {});
+    expect(withTraces.errors).toEqual([]);
+    expect(withTraces.config?.traces?.waitMs).toBe(10);
+    expect([...builtBy].sort()).toEqual(['suite/config-file.ts', 'suite/config/shared.ts', 'suite/config/traces.ts']);
+
+    // A misspelt section is told the keys of the section it stands for (cost's), which is built for it.
+    builtBy.clear();
+    const { load, C, F, OK_FIXTURE } = await import('./suite/helpers.js');
+    const costs = await load({ [C]: 'agent:\n  url: http://127.0.0.1:9/chat\ncosts: { cap: 1, judgeCallUsd: 0.01 }\n', [`${F}/a.yml`]: OK_FIXTURE });
+    expect(costs.errors.map((e) => `${e.line}: ${e.message}\n  fix: ${e.fix}`)).toEqual([
+      '3: unknown key "costs" at the top level; allowed keys: agent, judge, regex, cost, coverage, repeat, personas, simulator, latency, meaning, stats, traces\n  fix: did you mean "cost"? rename the key, and "cap" in it to "capUsd", so that line 3 reads\n    cost: { capUsd: 1, judgeCallUsd: 0.01 }',
+    ]);
+    expect(SECTIONS.filter((m) => m !== 'suite/config/agent.ts' && m !== 'suite/config/traces.ts' && m !== 'suite/config/shared.ts').every((m) => builtBy.has(m))).toBe(true);
   });
 });

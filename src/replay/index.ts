@@ -9,6 +9,7 @@
 // still keeps the agent as busy as it allows.
 
 import { randomUUID } from 'node:crypto';
+import { replayStarts } from './starts.js';
 import type {
   AgentClient,
   Baseline,
@@ -214,6 +215,7 @@ const afterPendingIo = (): Promise<void> => new Promise((resolve) => setImmediat
 /** Replays every fixture and persona script; one failure never stops the others. */
 export async function replay(items: ReplayItems, deps: ReplayDeps, options: ReplayOptions): Promise<RunRecord> {
   const { fixtures, personas, baselines } = items;
+  if (replayStarts.hasSubscribers) replayStarts.publish(fixtures.length + personas.length);
   const now = deps.now ?? (() => performance.now());
   const wall = deps.wallClock ?? (() => new Date());
   const redact = deps.redact ?? ((t: string) => t);

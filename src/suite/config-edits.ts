@@ -122,7 +122,7 @@ function defaultsOf(data: Record<string, unknown>): Map<string, unknown> {
   for (const section of ['agent', 'meaning', 'latency', 'stats', 'personas']) out.set(section, {});
 
   const base = defaultConfig().agent;
-  const agent = shaped(agentSection.schema, mappingAt(data, 'agent') ?? {});
+  const agent = shaped(agentSection.schema(), mappingAt(data, 'agent') ?? {});
   if (agent !== undefined) {
     const preset = agent.preset ?? base.preset;
     // The preset's own: whether it streams (vercel-ai always does), its request body, its response paths.
@@ -149,16 +149,16 @@ function defaultsOf(data: Record<string, unknown>): Map<string, unknown> {
     // Its response paths the message turn's where the file gives none (withResponse): those the run reads.
     if (start && paths !== null) set('agent.start.response', paths);
   }
-  const judgeWritten = data.judge === undefined ? undefined : shaped(judgeSection.schema, data.judge);
+  const judgeWritten = data.judge === undefined ? undefined : shaped(judgeSection.schema(), data.judge);
   const judge = judgeWritten === undefined || judgeWritten === null ? null : judgeSection.judgeWithDefaults(judgeWritten);
   if (judge !== null) {
     set('judge', { ...model(judge), panel: null });
     (judgeWritten?.panel ?? []).forEach((m, i) => set(`judge.panel[${i}]`, model(panelMemberConfig(judge, m))));
   }
   // The meaning judge and the simulator take the keys they do not give from the judge, as a panel member does.
-  const simulator = data.simulator === undefined ? undefined : shaped(simulatorSection.schema, data.simulator);
+  const simulator = data.simulator === undefined ? undefined : shaped(simulatorSection.schema(), data.simulator);
   if (simulator !== undefined || judge !== null) set('simulator', model(modelFromJudge(judge, simulator ?? {})));
-  const meaning = data.meaning === undefined ? {} : shaped(meaningSchema, data.meaning);
+  const meaning = data.meaning === undefined ? {} : shaped(meaningSchema(), data.meaning);
   if (meaning !== undefined && meaning !== null) {
     const check = meaningCheckOf({ judge, meaning });
     set('meaning', { check, threshold: meaningThresholdOf({ meaning }) });
@@ -203,7 +203,7 @@ const BY_PLACEHOLDER: readonly [string, string][] = [
  * the placeholder of. What the run does is compared, not what the file says to no effect.
  */
 function ignoredAgentSettings(data: Record<string, unknown>): string[] {
-  const agent = shaped(agentSection.schema, mappingAt(data, 'agent') ?? {});
+  const agent = shaped(agentSection.schema(), mappingAt(data, 'agent') ?? {});
   if (agent === undefined) return [];
   const preset = agent.preset ?? defaultConfig().agent.preset;
   const stream = agentSection.streams(preset, agent);
@@ -231,8 +231,9 @@ function sectionOf(setting: string): string {
 
 /** The sections a side writes that do not have their schema's shape: their values for the run are not known. */
 function unshapedSections(data: Record<string, unknown>): string[] {
-  const schemas: [string, z.ZodType][] = [['agent', agentSection.schema], ['judge', judgeSection.schema], ['simulator', simulatorSection.schema], ['meaning', meaningSchema]];
-  return schemas.filter(([key, schema]) => data[key] !== undefined && data[key] !== null && shaped(schema, data[key]) === undefined).map(([key]) => key);
+  // Each schema built only for a section the side writes (they are built on first use).
+  const schemas: [string, () => z.ZodType][] = [['agent', agentSection.schema], ['judge', judgeSection.schema], ['simulator', simulatorSection.schema], ['meaning', meaningSchema]];
+  return schemas.filter(([key, schema]) => data[key] !== undefined && data[key] !== null && shaped(schema(), data[key]) === undefined).map(([key]) => key);
 }
 
 /** Whether a setting's path is one that can change what is replayed or a verdict. */

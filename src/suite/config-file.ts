@@ -9,6 +9,7 @@ import { defaultConfig, type Config } from '../config.js';
 import { substituteEnv, type EnvLimit } from './env.js';
 import { allowedKeysAt, quotedNumber, siblingsAt, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
 import { pathText, type PathSegment, type SourceFile } from './yaml/index.js';
+import { onFirstUse } from '../patterns.js';
 import * as agent from './config/agent.js';
 import * as cost from './config/cost.js';
 import * as coverage from './config/coverage.js';
@@ -25,23 +26,49 @@ import * as simulator from './config/simulator.js';
 import * as stats from './config/stats.js';
 import * as traces from './config/traces.js';
 
-/** The file: a mapping of sections, each optional, in the order they are resolved. */
-const configFileSchema = z.strictObject({
-  agent: agent.schema.nullable().optional(),
-  judge: judge.schema.nullable().optional(),
-  regex: regex.schema.nullable().optional(),
-  cost: cost.schema.nullable().optional(),
-  coverage: coverage.schema.nullable().optional(),
-  repeat: repeat.schema.nullable().optional(),
-  personas: personas.schema.nullable().optional(),
-  simulator: simulator.schema.nullable().optional(),
-  latency: latency.schema.nullable().optional(),
+/**
+ * Each section's schema in the file (nullable and optional), in the order they are resolved, built
+ * on first use: a run builds the schemas of the sections its file has, not the others' (a file
+ * without `traces:` builds none of traces': docs/performance.md, "2026-12-07 (small hours): the
+ * session's figures").
+ */
+const SECTION_SCHEMAS = {
+  agent: onFirstUse(() => agent.schema().nullable().optional()),
+  judge: onFirstUse(() => judge.schema().nullable().optional()),
+  regex: onFirstUse(() => regex.schema().nullable().optional()),
+  cost: onFirstUse(() => cost.schema().nullable().optional()),
+  coverage: onFirstUse(() => coverage.schema().nullable().optional()),
+  repeat: onFirstUse(() => repeat.schema().nullable().optional()),
+  personas: onFirstUse(() => personas.schema().nullable().optional()),
+  simulator: onFirstUse(() => simulator.schema().nullable().optional()),
+  latency: onFirstUse(() => latency.schema().nullable().optional()),
   meaning: meaning.schema,
-  stats: stats.schema.nullable().optional(),
-  traces: traces.schema.nullable().optional(),
-});
+  stats: onFirstUse(() => stats.schema().nullable().optional()),
+  traces: onFirstUse(() => traces.schema().nullable().optional()),
+};
 
-type ConfigFile = z.infer<typeof configFileSchema>;
+type SectionKey = keyof typeof SECTION_SCHEMAS;
+
+/** The file's sections, in the order they are resolved. */
+const SECTION_KEYS = Object.keys(SECTION_SCHEMAS) as SectionKey[];
+
+type ConfigFile = { [K in SectionKey]?: z.infer<ReturnType<(typeof SECTION_SCHEMAS)[K]>> };
+
+/** What stands for a section the file does not have: it is absent, as its schema reads absence. */
+const absent = onFirstUse(() => z.undefined().optional());
+
+/** Every section's schema: for a file with a key that is no section (its fix may name a section's keys). */
+const everySection = onFirstUse(() => z.strictObject(Object.fromEntries(SECTION_KEYS.map((key) => [key, SECTION_SCHEMAS[key]()]))));
+
+/**
+ * The file's schema for `data`: the schemas of the sections it has, and of all when it has a key
+ * that is no section (`costs:`, told what `cost:` takes). The same keys either way, so that an
+ * unknown key is told the same.
+ */
+function configFileSchema(data: object): z.ZodObject {
+  if (!Object.keys(data).every((key) => Object.hasOwn(SECTION_SCHEMAS, key))) return everySection();
+  return z.strictObject(Object.fromEntries(SECTION_KEYS.map((key) => [key, Object.hasOwn(data, key) ? SECTION_SCHEMAS[key]() : absent()])));
+}
 
 export interface ConfigFileResult {
   /** null when the file has errors. */
@@ -129,9 +156,10 @@ export function resolveConfigFile(
     return { config: null, errors: r.errors, warnings: r.warnings, secrets: [] };
   }
 
-  const parsed = configFileSchema.safeParse(raw);
+  const schema = configFileSchema(raw);
+  const parsed = schema.safeParse(raw);
   if (!parsed.success && src) {
-    r.errors.push(...translateZodIssues({ src, schema: configFileSchema, data: raw, base: [] }, parsed.error.issues));
+    r.errors.push(...translateZodIssues({ src, schema, data: raw, base: [] }, parsed.error.issues));
   }
   // A `${NAME}` where the schema wants no text (`concurrency: ${N}`) is said once, as that (its fix
   // says a reference gives text): the variable is not also read, nor said to be unset.
@@ -149,14 +177,14 @@ export function resolveConfigFile(
   // text left without it (`${PREVIEW_URL}/api/chat` is not "not a valid URL" as well).
   r.leftOut = [...substituted.unread, ...unread.map((key) => [key])];
   if (!parsed.success || unread.length > 0) {
-    checkSoundSections(raw, substituted.value, r, unread);
+    checkSoundSections(schema, raw, substituted.value, r, unread);
     return { config: null, errors: r.errors, warnings: r.warnings, secrets: substituted.secrets };
   }
 
   // `written` is the file as written (for quoting in messages: never a substituted secret);
   // `resolved` has the environment's values.
-  const written = parsed.data;
-  const resolved = configFileSchema.parse(substituted.value);
+  const written = parsed.data as ConfigFile;
+  const resolved = schema.parse(substituted.value) as ConfigFile;
   const config = defaultConfig();
   config.secrets.push(...substituted.secrets);
 
@@ -190,7 +218,7 @@ export function soundSections(src: SourceFile): { data: Record<string, unknown>;
     if (e.sound) data[String(e.key)] = e.value;
     else unread.push(String(e.key));
   }
-  return { data, unread: entries.length === 0 ? Object.keys(configFileSchema.shape) : unread };
+  return { data, unread: entries.length === 0 ? [...SECTION_KEYS] : unread };
 }
 
 /**
@@ -200,12 +228,12 @@ export function soundSections(src: SourceFile): { data: Record<string, unknown>;
  * checked on its sound part (`soundPart`): the values the schema refused, already reported, are
  * left out, and a check that reads one of them (or its absence) waits (`unsure` in config/shared.ts).
  */
-function checkSoundSections(raw: object, substituted: unknown, r: Resolution, unread: readonly string[]): void {
+function checkSoundSections(schema: z.ZodObject, raw: object, substituted: unknown, r: Resolution, unread: readonly string[]): void {
   const config = defaultConfig();
   const at = (value: unknown, key: string): unknown => (isMapping(value) ? (value as Record<string, unknown>)[key] : undefined);
-  for (const key of Object.keys(configFileSchema.shape) as (keyof ConfigFile)[]) {
+  for (const key of SECTION_KEYS) {
     if (unread.includes(key)) continue;
-    const part = soundPart(configFileSchema.shape[key], key, at(raw, key), at(substituted, key));
+    const part = soundPart(schema.shape[key] as z.ZodType, key, at(raw, key), at(substituted, key));
     if (part === null) continue;
     const rs: Resolution = { ...r, leftOut: [...(r.leftOut ?? []), ...part.leftOut] };
     // Each section's resolve takes its own section's type; soundPart parsed both with its schema.
@@ -214,7 +242,7 @@ function checkSoundSections(raw: object, substituted: unknown, r: Resolution, un
   }
 }
 
-const SECTIONS = { agent, judge, regex, cost, coverage, repeat, personas, simulator, latency, meaning, stats, traces } satisfies Record<keyof ConfigFile, unknown>;
+const SECTIONS = { agent, judge, regex, cost, coverage, repeat, personas, simulator, latency, meaning, stats, traces } satisfies Record<SectionKey, unknown>;
 
 /** At most this many rounds of leaving values out (each round leaves out at least one value). */
 const MAX_ROUNDS = 100;
@@ -302,7 +330,7 @@ function isMapping(raw: unknown): raw is object {
 function notAMappingIssue(issueAt: IssueAt, raw: unknown): ConfigIssue {
   return issueAt(
     [],
-    `the config file must be a mapping of sections (${Object.keys(configFileSchema.shape).join(', ')}), found ${Array.isArray(raw) ? 'a list' : 'a single value'}`,
+    `the config file must be a mapping of sections (${SECTION_KEYS.join(', ')}), found ${Array.isArray(raw) ? 'a list' : 'a single value'}`,
     'start the file with a section such as "agent:" followed by indented keys',
   );
 }

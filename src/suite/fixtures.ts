@@ -9,7 +9,7 @@ import type { PathSegment, SourceFile } from './yaml/index.js';
 import { itemFileRule, itemsOfFile, soundItemsOfFile, splitNumbersOfOneItem, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
-import { toExpectation, toolExpectationSchema } from './tools.js';
+import { toExpectation, toolSchemas } from './tools.js';
 import { regexCompileAdvice, regexMeaningNote, regexSlashesNote } from './regex-advice.js';
 import { docsUrl } from '../version.js';
 import { shownJson } from '../words.js';
@@ -52,8 +52,8 @@ export const fixtureSchemas = onFirstUse(() => {
     // One call each (docs/traces.md, "Fixtures"): {tool, input?, match?}, as a script's expect entries.
     // A list is let through here and refused by checkAssertion, whose message says how to check several
     // calls; another value is told it must be a mapping, not "a mapping or a list" (REFUSED_AFTER).
-    toolCalled: z.union([toolExpectationSchema, z.array(z.unknown(), { error: REFUSED_AFTER })]).optional(),
-    toolNotCalled: z.union([toolExpectationSchema, z.array(z.unknown(), { error: REFUSED_AFTER })]).optional(),
+    toolCalled: z.union([toolSchemas().toolExpectationSchema, z.array(z.unknown(), { error: REFUSED_AFTER })]).optional(),
+    toolNotCalled: z.union([toolSchemas().toolExpectationSchema, z.array(z.unknown(), { error: REFUSED_AFTER })]).optional(),
   });
 
   const fixtureSchema = z.strictObject({
@@ -61,7 +61,7 @@ export const fixtureSchemas = onFirstUse(() => {
     message: z.string(),
     persona: z.string().nullable().optional(),
     assert: z.union([assertionSchema, z.array(assertionSchema)]).nullable().optional(),
-    repeat: repeatSchema.nullable().optional(),
+    repeat: repeatSchema().nullable().optional(),
   });
 
   return { assertionSchema, fixtureSchema };
@@ -324,7 +324,7 @@ function checkAssertion(
       return null;
     }
     // A missing tool, an unknown key, a bad match mode: reported by the schema, with their lines.
-    const parsed = toolExpectationSchema.safeParse(value);
+    const parsed = toolSchemas().toolExpectationSchema.safeParse(value);
     return parsed.success ? { kind, ...toExpectation(parsed.data) } : null;
   }
   if (kind === 'maxLatencyMs') {

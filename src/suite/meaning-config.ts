@@ -4,6 +4,7 @@
 // judge's, resolved when the run starts by src/judge/meaning-config.ts, after the judge's overrides).
 
 import * as z from 'zod';
+import { onFirstUse } from '../patterns.js';
 import { MEANING_CHECKS, type Config, type MeaningCheck, type MeaningSettings } from '../config.js';
 import { JUDGE_PROVIDERS } from '../types.js';
 import type { ConfigIssue } from './issues.js';
@@ -17,19 +18,21 @@ export const MEANING_DEFAULTS = {
 const THRESHOLD_ERROR = `must be a score from 0 to 1 (the meaning judge's score needed for reworded; ${MEANING_DEFAULTS.threshold} when not set)`;
 
 /** The section as written: every key optional; a key not given is the default, or the judge's. */
-export const meaningSchema = z
-  .strictObject({
-    check: z.enum(MEANING_CHECKS).optional(),
-    threshold: z.number({ error: THRESHOLD_ERROR }).min(0, { error: THRESHOLD_ERROR }).max(1, { error: THRESHOLD_ERROR }).optional(),
-    provider: z.enum(JUDGE_PROVIDERS).optional(),
-    baseUrl: z.string().optional(),
-    model: z.string().min(1).optional(),
-    apiKey: z.string().nullable().optional(),
-  })
-  .nullable()
-  .optional();
+export const meaningSchema = onFirstUse(() =>
+  z
+    .strictObject({
+      check: z.enum(MEANING_CHECKS).optional(),
+      threshold: z.number({ error: THRESHOLD_ERROR }).min(0, { error: THRESHOLD_ERROR }).max(1, { error: THRESHOLD_ERROR }).optional(),
+      provider: z.enum(JUDGE_PROVIDERS).optional(),
+      baseUrl: z.string().optional(),
+      model: z.string().min(1).optional(),
+      apiKey: z.string().nullable().optional(),
+    })
+    .nullable()
+    .optional(),
+);
 
-export type MeaningSection = NonNullable<z.infer<typeof meaningSchema>>;
+export type MeaningSection = NonNullable<z.infer<ReturnType<typeof meaningSchema>>>;
 
 /**
  * The section's settings: the keys given (after `${ENV}`; `written` is the file as written, for

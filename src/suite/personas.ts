@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { type Mock, type PersonaExpect, type PersonaScript, type ReplyExpectation, type ReplyTurn } from '../types.js';
 import { checkFlags, DEFAULT_THRESHOLD, REGEX_FLAGS, THRESHOLD_FIX, THRESHOLD_RANGE } from './fixtures.js';
-import { jsonValue, matchMode, toExpectation, toolExpectationSchema } from './tools.js';
+import { toExpectation, toolSchemas } from './tools.js';
 import { describeValue, lineOf, quote, rangeCheckedAfter, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
 import { itemFileRule, itemsOfFile, soundItemsOfFile, splitNumbersOfOneItem, type ItemFileFindings } from './item-file.js';
@@ -29,6 +29,7 @@ const SIMULATED_TURNS_RULE = `must be a whole number of message turns from 1 to 
  * session's figures").
  */
 const personaSchemas = onFirstUse(() => {
+  const { jsonValue, matchMode, toolExpectationSchema } = toolSchemas();
   const mockSchema = z.strictObject({ tool: z.string().min(1), input: jsonValue.optional(), match: matchMode.optional(), output: jsonValue.optional() });
 
   const replyTurn = z.custom<ReplyTurn>((v) => (typeof v === 'number' && Number.isInteger(v) && v >= 0) || v === 'last' || v === 'any', { error: TURN_RULE });
@@ -62,7 +63,7 @@ const personaSchemas = onFirstUse(() => {
     mocks: z.array(mockSchema).nullable().optional(),
     unmockedTools: z.enum(['error', 'allow']).optional(),
     expect: expectSchema,
-    repeat: repeatSchema.nullable().optional(),
+    repeat: repeatSchema().nullable().optional(),
     user: userSchema.optional(),
   });
 

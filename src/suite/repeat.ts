@@ -4,6 +4,7 @@
 // `max` (docs/statistics.md, "Adaptive attempts"): up to max attempts where a drop is unclear.
 
 import * as z from 'zod';
+import { onFirstUse } from '../patterns.js';
 import type { Repeat } from '../types.js';
 import { quotedNumber, rangeCheckedAfter, type NumberRange } from './issues.js';
 import type { PathSegment } from './yaml/index.js';
@@ -24,14 +25,16 @@ const MIN_PASS_RANGE: NumberRange = { min: 1, max: MAX_REPEAT, whole: true, atMo
 const MAX_RANGE: NumberRange = { min: 1, max: MAX_REPEAT, whole: true, atLeast: 'count', words: MAX_RULE, wordsBy: maxRule, example: 10 };
 
 /** The shape as written; the numbers' ranges are checked by `checkRepeat` (one message for each problem). */
-export const repeatSchema = z.strictObject({
-  // Their ranges, checked by checkRepeat, bound the fixes of other messages too: `count: 1,000` is
-  // not told to read `count: 1000`, nor `minPass: 2,5` to read `minPass: 2.5`, which checkRepeat
-  // would then refuse.
-  count: rangeCheckedAfter(z.number({ error: `count must be ${COUNT_RULE}` }), COUNT_RANGE),
-  minPass: rangeCheckedAfter(z.number({ error: `minPass must be ${MIN_PASS_RULE}` }), MIN_PASS_RANGE).optional(),
-  max: rangeCheckedAfter(z.number({ error: `max must be ${MAX_RULE}` }), MAX_RANGE).optional(),
-});
+export const repeatSchema = onFirstUse(() =>
+  z.strictObject({
+    // Their ranges, checked by checkRepeat, bound the fixes of other messages too: `count: 1,000` is
+    // not told to read `count: 1000`, nor `minPass: 2,5` to read `minPass: 2.5`, which checkRepeat
+    // would then refuse.
+    count: rangeCheckedAfter(z.number({ error: `count must be ${COUNT_RULE}` }), COUNT_RANGE),
+    minPass: rangeCheckedAfter(z.number({ error: `minPass must be ${MIN_PASS_RULE}` }), MIN_PASS_RANGE).optional(),
+    max: rangeCheckedAfter(z.number({ error: `max must be ${MAX_RULE}` }), MAX_RANGE).optional(),
+  }),
+);
 
 /** The default minPass: every attempt must pass (the strictest reading of "repeat"). */
 function defaultMinPass(count: number): number {
@@ -58,7 +61,7 @@ type Err = (path: PathSegment[], message: string, fix: string) => void;
 function asNumber(written: Record<string, unknown>, key: 'count' | 'minPass' | 'max'): number | undefined {
   const value = written[key];
   if (typeof value === 'number') return value;
-  return quotedNumber(repeatSchema, [key], value, written) ?? undefined;
+  return quotedNumber(repeatSchema(), [key], value, written) ?? undefined;
 }
 
 /**

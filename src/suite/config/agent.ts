@@ -3,6 +3,7 @@
 // mapping of the preset, the welcome turn, and warnings about the request template.
 
 import * as z from 'zod';
+import { onFirstUse } from '../../patterns.js';
 import { AGENT_PRESET_NAMES, DEFAULT_MAX_TOKENS, PRESETS, type AgentMapping, type AgentPreset, type Config, type JsonValue } from '../../config.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../../agent/ready.js';
 import { concurrencyInt, headerValue, jsonTemplate, ms, retriesInt, unsure, urlIssue, type Resolution } from './shared.js';
@@ -10,49 +11,49 @@ import type { PathSegment } from '../yaml/index.js';
 
 export const AGENT_PRESETS = AGENT_PRESET_NAMES satisfies readonly AgentPreset[];
 
-const fieldPath = z.string().min(1);
-
-const responseSchema = z.strictObject({
-  reply: fieldPath.optional(),
-  conversation: fieldPath.nullable().optional(),
-  stage: fieldPath.nullable().optional(),
-  ended: fieldPath.nullable().optional(),
-  offTrack: fieldPath.nullable().optional(),
-  toolCalls: fieldPath.nullable().optional(),
-  outcome: fieldPath.nullable().optional(),
-  errors: fieldPath.nullable().optional(),
+export const schema = onFirstUse(() => {
+  const fieldPath = z.string().min(1);
+  const responseSchema = z.strictObject({
+    reply: fieldPath.optional(),
+    conversation: fieldPath.nullable().optional(),
+    stage: fieldPath.nullable().optional(),
+    ended: fieldPath.nullable().optional(),
+    offTrack: fieldPath.nullable().optional(),
+    toolCalls: fieldPath.nullable().optional(),
+    outcome: fieldPath.nullable().optional(),
+    errors: fieldPath.nullable().optional(),
+  });
+  return z.strictObject({
+    url: z.string().nullable().optional(),
+    preset: z.enum(AGENT_PRESETS).optional(),
+    model: z.string().nullable().optional(),
+    maxTokens: z.number().int({ error: 'must be a whole number of tokens, at least 1' }).min(1, { error: 'must be a whole number of tokens, at least 1' }).optional(),
+    assistantId: z.string().nullable().optional(),
+    stream: z.boolean().optional(),
+    headers: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable().optional(),
+    timeoutMs: ms(1).optional(),
+    concurrency: concurrencyInt().optional(),
+    retries: retriesInt().optional(),
+    backoffMs: ms(0).optional(),
+    waitForAgent: z
+      .number()
+      .int({ error: `must be a whole number of seconds from 0 to ${MAX_WAIT_FOR_AGENT_S}` })
+      .min(0, { error: `must be a whole number of seconds from 0 to ${MAX_WAIT_FOR_AGENT_S}` })
+      .max(MAX_WAIT_FOR_AGENT_S, { error: `must be a whole number of seconds from 0 to ${MAX_WAIT_FOR_AGENT_S}` })
+      .optional(),
+    request: z.strictObject({ body: jsonTemplate().optional() }).nullable().optional(),
+    response: responseSchema.nullable().optional(),
+    start: z
+      .union([z.boolean(), z.strictObject({ body: jsonTemplate().optional(), response: responseSchema.optional() })], {
+        error: 'must be true, false, or a mapping with body and/or response',
+      })
+      .nullable()
+      .optional(),
+  });
 });
 
-export const schema = z.strictObject({
-  url: z.string().nullable().optional(),
-  preset: z.enum(AGENT_PRESETS).optional(),
-  model: z.string().nullable().optional(),
-  maxTokens: z.number().int({ error: 'must be a whole number of tokens, at least 1' }).min(1, { error: 'must be a whole number of tokens, at least 1' }).optional(),
-  assistantId: z.string().nullable().optional(),
-  stream: z.boolean().optional(),
-  headers: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable().optional(),
-  timeoutMs: ms(1).optional(),
-  concurrency: concurrencyInt.optional(),
-  retries: retriesInt.optional(),
-  backoffMs: ms(0).optional(),
-  waitForAgent: z
-    .number()
-    .int({ error: `must be a whole number of seconds from 0 to ${MAX_WAIT_FOR_AGENT_S}` })
-    .min(0, { error: `must be a whole number of seconds from 0 to ${MAX_WAIT_FOR_AGENT_S}` })
-    .max(MAX_WAIT_FOR_AGENT_S, { error: `must be a whole number of seconds from 0 to ${MAX_WAIT_FOR_AGENT_S}` })
-    .optional(),
-  request: z.strictObject({ body: jsonTemplate.optional() }).nullable().optional(),
-  response: responseSchema.nullable().optional(),
-  start: z
-    .union([z.boolean(), z.strictObject({ body: jsonTemplate.optional(), response: responseSchema.optional() })], {
-      error: 'must be true, false, or a mapping with body and/or response',
-    })
-    .nullable()
-    .optional(),
-});
-
-type AgentSection = z.infer<typeof schema>;
-type ResponseFields = z.infer<typeof responseSchema>;
+type AgentSection = z.infer<ReturnType<typeof schema>>;
+type ResponseFields = NonNullable<AgentSection['response']>;
 
 /** Resolves `agent:` into `config.agent` (absent or null: the native preset's defaults). */
 export function resolve(config: Config, resolved: AgentSection | null | undefined, written: AgentSection | null | undefined, r: Resolution): void {

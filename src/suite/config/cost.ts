@@ -2,19 +2,22 @@
 // held against; defaults DEFAULT_COST and DEFAULT_SIMULATOR_CALL_USD (src/config.ts).
 
 import * as z from 'zod';
+import { onFirstUse } from '../../patterns.js';
 import { DEFAULT_COST, DEFAULT_SIMULATOR_CALL_USD, type Config } from '../../config.js';
 import { usd, type Resolution } from './shared.js';
 
-export const schema = z.strictObject({
-  agentTurnUsd: usd.optional(),
-  // At least the one message turn every fixture sends (docs/semantics.md, "Cost").
-  turnsPerFixture: z.number().min(1).optional(),
-  judgeCallUsd: usd.optional(),
-  capUsd: usd.optional(),
-  simulatorCallUsd: usd.optional(),
-});
+export const schema = onFirstUse(() =>
+  z.strictObject({
+    agentTurnUsd: usd().optional(),
+    // At least the one message turn every fixture sends (docs/semantics.md, "Cost").
+    turnsPerFixture: z.number().min(1).optional(),
+    judgeCallUsd: usd().optional(),
+    capUsd: usd().optional(),
+    simulatorCallUsd: usd().optional(),
+  }),
+);
 
-type CostSection = z.infer<typeof schema>;
+type CostSection = z.infer<ReturnType<typeof schema>>;
 
 /** Each key given replaces the default of `config.cost`. */
 export function resolve(config: Config, resolved: CostSection | null | undefined, _written: unknown, _r: Resolution): void {

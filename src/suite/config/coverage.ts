@@ -2,14 +2,15 @@
 // coverage gaps.
 
 import * as z from 'zod';
+import { onFirstUse } from '../../patterns.js';
 import type { Config } from '../../config.js';
 import { quote } from '../issues.js';
 import type { PathSegment } from '../yaml/index.js';
 import type { Resolution } from './shared.js';
 
-export const schema = z.strictObject({ conversations: z.array(z.string()).nullable().optional() });
+export const schema = onFirstUse(() => z.strictObject({ conversations: z.array(z.string()).nullable().optional() }));
 
-type CoverageSection = z.infer<typeof schema>;
+type CoverageSection = z.infer<ReturnType<typeof schema>>;
 
 /** Checks `coverage.conversations` as written (each name once) into `config.coverage`; absent: none listed. */
 export function resolve(config: Config, _resolved: CoverageSection | null | undefined, written: CoverageSection | null | undefined, r: Resolution): void {

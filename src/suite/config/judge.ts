@@ -3,6 +3,7 @@
 // src/config.ts), then the file's values, a panel's members, and warnings when no API key can work.
 
 import * as z from 'zod';
+import { onFirstUse } from '../../patterns.js';
 import { JUDGE_CLIENT_DEFAULTS, JUDGE_DEFAULTS, panelMemberConfig, type Config, type JudgeConfig, type JudgeProvider, type PanelMemberSettings } from '../../config.js';
 import { JUDGE_PROVIDERS } from '../../types.js';
 import { concurrencyInt, ms, retriesInt, unsure, urlIssue, type Resolution } from './shared.js';
@@ -10,28 +11,29 @@ import { concurrencyInt, ms, retriesInt, unsure, urlIssue, type Resolution } fro
 /** The start of the warning for a judge with no key at its provider's own address: dropped when a flag or an input gives a key or another address (src/suite/index.ts). */
 export const NO_JUDGE_KEY = 'judge.apiKey is not set: ';
 
-const judgeKeys = {
-  provider: z.enum(JUDGE_PROVIDERS).optional(),
-  baseUrl: z.string().optional(),
-  model: z.string().min(1).optional(),
-  apiKey: z.string().nullable().optional(),
-  timeoutMs: ms(1).optional(),
-  retries: retriesInt.optional(),
-  backoffMs: ms(0).optional(),
-  concurrency: concurrencyInt.optional(),
-  label: z.string().nullable().optional(),
-};
-
 /** The sizes a panel of judges may have (docs/judges.md, "Panels"): odd, so that a majority always exists. */
 const PANEL_SIZES = [3, 5] as const;
 
-export const schema = z.strictObject({
-  ...judgeKeys,
-  // A panel of judges: each member sets the keys of a judge it changes (docs/judges.md, "Panels").
-  panel: z.array(z.strictObject(judgeKeys)).nullable().optional(),
+export const schema = onFirstUse(() => {
+  const judgeKeys = {
+    provider: z.enum(JUDGE_PROVIDERS).optional(),
+    baseUrl: z.string().optional(),
+    model: z.string().min(1).optional(),
+    apiKey: z.string().nullable().optional(),
+    timeoutMs: ms(1).optional(),
+    retries: retriesInt().optional(),
+    backoffMs: ms(0).optional(),
+    concurrency: concurrencyInt().optional(),
+    label: z.string().nullable().optional(),
+  };
+  return z.strictObject({
+    ...judgeKeys,
+    // A panel of judges: each member sets the keys of a judge it changes (docs/judges.md, "Panels").
+    panel: z.array(z.strictObject(judgeKeys)).nullable().optional(),
+  });
 });
 
-type JudgeSection = z.infer<typeof schema>;
+type JudgeSection = z.infer<ReturnType<typeof schema>>;
 
 /**
  * The keys that say whether a judge has an API key that can work: no key is warned about while one

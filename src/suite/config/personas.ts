@@ -2,12 +2,13 @@
 // tool call no mock answered.
 
 import * as z from 'zod';
+import { onFirstUse } from '../../patterns.js';
 import type { Config } from '../../config.js';
 import type { Resolution } from './shared.js';
 
-export const schema = z.strictObject({ unmockedTools: z.enum(['error', 'allow']).nullable().optional() });
+export const schema = onFirstUse(() => z.strictObject({ unmockedTools: z.enum(['error', 'allow']).nullable().optional() }));
 
-type PersonasSection = z.infer<typeof schema>;
+type PersonasSection = z.infer<ReturnType<typeof schema>>;
 
 /** Sets `config.personas` when the section is given; absent: every default. */
 export function resolve(config: Config, resolved: PersonasSection | null | undefined, _written: unknown, _r: Resolution): void {

@@ -2,6 +2,7 @@
 // built from, the URL check, and the `Resolution` each section's `resolve` adds its issues to.
 
 import * as z from 'zod';
+import { onFirstUse } from '../../patterns.js';
 import { MAX_WAIT_MS, type JsonValue } from '../../config.js';
 import { quote, type ConfigIssue } from '../issues.js';
 import type { PathSegment, SourceFile } from '../yaml/index.js';
@@ -15,17 +16,18 @@ export function isJsonValue(v: unknown): v is JsonValue {
   return false;
 }
 
-export const positiveInt = z.number().int().min(1);
-export const nonNegativeInt = z.number().int().min(0);
+// The schemas the sections share, built on first use, by the first section's schema that needs them.
+export const positiveInt = onFirstUse(() => z.number().int().min(1));
+export const nonNegativeInt = onFirstUse(() => z.number().int().min(0));
 
 /** The most requests a client keeps in flight (as `--concurrency` allows). */
 export const MAX_CONCURRENCY = 256;
 /** The most retries after a request's first attempt: each may wait its whole timeout. */
 export const MAX_RETRIES = 10;
 /** Requests in flight at most: 1..MAX_CONCURRENCY. */
-export const concurrencyInt = positiveInt.max(MAX_CONCURRENCY);
+export const concurrencyInt = onFirstUse(() => positiveInt().max(MAX_CONCURRENCY));
 /** Retries after the first attempt: 0..MAX_RETRIES. */
-export const retriesInt = nonNegativeInt.max(MAX_RETRIES);
+export const retriesInt = onFirstUse(() => nonNegativeInt().max(MAX_RETRIES));
 
 /** The allowed range of a millisecond setting, in words (also used for flags and inputs). */
 export function msRange(min: number): string {
@@ -37,10 +39,12 @@ export function ms(min: number) {
   const error = `must be ${msRange(min)}`;
   return z.number().int().min(min, { error }).max(MAX_WAIT_MS, { error });
 }
-export const usd = z.number().min(0);
-export const jsonTemplate = z.custom<JsonValue>(isJsonValue, {
-  error: 'must be JSON data (strings, numbers, true/false, null, lists and mappings)',
-});
+export const usd = onFirstUse(() => z.number().min(0));
+export const jsonTemplate = onFirstUse(() =>
+  z.custom<JsonValue>(isJsonValue, {
+    error: 'must be JSON data (strings, numbers, true/false, null, lists and mappings)',
+  }),
+);
 
 /** An issue in the config file, at the node of `path` (or without position when there is no file). */
 export type IssueAt = (path: readonly PathSegment[], message: string, fix: string) => ConfigIssue;

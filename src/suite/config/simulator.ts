@@ -3,18 +3,21 @@
 // (src/simulator/config.ts), after the command-line and action-input overrides of the judge.
 
 import * as z from 'zod';
+import { onFirstUse } from '../../patterns.js';
 import { JUDGE_DEFAULTS, type Config, type SimulatorSettings } from '../../config.js';
 import { JUDGE_PROVIDERS } from '../../types.js';
 import { unsure, urlIssue, type Resolution } from './shared.js';
 
-export const schema = z.strictObject({
-  provider: z.enum(JUDGE_PROVIDERS).optional(),
-  baseUrl: z.string().optional(),
-  model: z.string().min(1).optional(),
-  apiKey: z.string().nullable().optional(),
-});
+export const schema = onFirstUse(() =>
+  z.strictObject({
+    provider: z.enum(JUDGE_PROVIDERS).optional(),
+    baseUrl: z.string().optional(),
+    model: z.string().min(1).optional(),
+    apiKey: z.string().nullable().optional(),
+  }),
+);
 
-type SimulatorSection = z.infer<typeof schema>;
+type SimulatorSection = z.infer<ReturnType<typeof schema>>;
 
 /** Resolves `simulator:` into `config.simulator`; absent or null: the judge's model plays the users. */
 export function resolve(config: Config, resolved: SimulatorSection | null | undefined, written: SimulatorSection | null | undefined, r: Resolution): void {

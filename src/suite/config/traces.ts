@@ -5,6 +5,7 @@
 // read from the environment with `${VAR}` and redacted everywhere, and never quoted in a message.
 
 import * as z from 'zod';
+import { onFirstUse } from '../../patterns.js';
 import type { Config } from '../../config.js';
 import type { TracesConfig } from '../../types.js';
 import { quote } from '../issues.js';
@@ -29,26 +30,28 @@ const RESERVED_HEADERS = new Set(['authorization', 'accept', 'host', 'content-le
 
 const PORT_RULE = 'must be a port number from 0 to 65535 (0: any free port, said in the log)';
 
-export const schema = z.strictObject({
-  receive: z
-    .strictObject({
-      port: z.number({ error: PORT_RULE }).int({ error: PORT_RULE }).min(0, { error: PORT_RULE }).max(65535, { error: PORT_RULE }).optional(),
-    })
-    .nullable()
-    .optional(),
-  query: z
-    .strictObject({
-      kind: z.enum(TRACE_STORES),
-      url: z.string(),
-      apiKey: z.string().nullable().optional(),
-      headers: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable().optional(),
-    })
-    .nullable()
-    .optional(),
-  waitMs: ms(0).optional(),
-});
+export const schema = onFirstUse(() =>
+  z.strictObject({
+    receive: z
+      .strictObject({
+        port: z.number({ error: PORT_RULE }).int({ error: PORT_RULE }).min(0, { error: PORT_RULE }).max(65535, { error: PORT_RULE }).optional(),
+      })
+      .nullable()
+      .optional(),
+    query: z
+      .strictObject({
+        kind: z.enum(TRACE_STORES),
+        url: z.string(),
+        apiKey: z.string().nullable().optional(),
+        headers: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable().optional(),
+      })
+      .nullable()
+      .optional(),
+    waitMs: ms(0).optional(),
+  }),
+);
 
-type TracesSection = z.infer<typeof schema>;
+type TracesSection = z.infer<ReturnType<typeof schema>>;
 
 const EXAMPLE_RECEIVE = 'receive: { port: 4318 }';
 const EXAMPLE_QUERY = 'query: { kind: tempo, url: https://tempo.example.com, apiKey: "${TRACES_KEY}" }';
