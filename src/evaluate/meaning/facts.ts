@@ -41,8 +41,8 @@ const URL_TAIL = /[.,;:!?*_~]+$/;
 const EMAIL_SOURCE = String.raw`(?<![LN._%+-])[LN._%+-]+@[LN-]+(?:\.[LN-]+)+`;
 const TOP_LEVEL_DOMAIN = unicodePattern(String.raw`^\p{L}{2,}$`, 'u');
 
-/** Currency signs; `$` may carry a country prefix ("US$", "C$", "HK$"). */
-const SIGNS = '$€£¥₹₽₩₺₪₫₱฿';
+/** Currency signs; `$` may carry a country prefix ("US$", "C$", "HK$"). "円" is the yen as Japanese writes it after the number ("1,500円"). */
+const SIGNS = '$€£¥₹₽₩₺₪₫₱฿円';
 /**
  * ISO 4217 codes read as a currency next to a number, in capitals. Left out: codes that are also
  * common capitalised words or names ("PHP 8" is a programming language, "ALL", "TOP"); "TRY" is
@@ -64,7 +64,7 @@ const MINUS = String.raw`[\-\u2212\u2013]`;
  * letter or digit (the lookbehind): the hyphen of "$40-$50" is a range's, and "- $50" (a space
  * after it) a list's dash.
  */
-const AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013A-Z${SIGNS}0-9])(?<![LN]|[N][.,])(?:(${MINUS})?(?:([A-Z]{0,2}[${SIGNS}])[ \u00a0]?(${MINUS})?|(${CODE_ALTERNATION})(?![L])(?:[ \u00a0](${MINUS})?)?)(${NUMERAL})|(${MINUS})?(${NUMERAL})[ \u00a0]?([${SIGNS}]|(?:${CODE_ALTERNATION})(?![LN])))`;
+const AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013A-Z${SIGNS}0-9])(?<![JN]|[N][.,])(?:(${MINUS})?(?:([A-Z]{0,2}[${SIGNS}])[ \u00a0]?(${MINUS})?|(${CODE_ALTERNATION})(?![J])(?:[ \u00a0](${MINUS})?)?)(${NUMERAL})|(${MINUS})?(${NUMERAL})[ \u00a0]?([${SIGNS}]|(?:${CODE_ALTERNATION})(?![JN])))`;
 /**
  * Emphasis between an amount's sign or code and its number ("USD **120**", "$**5**", "**30** EUR",
  * "**30**€"): taken away before the facts are read, so that the amount is read as it is when the
@@ -89,7 +89,7 @@ const EMPHASIS_BEFORE_CURRENCY = new RegExp(String.raw`(\d)(?:\*{1,3}|_{1,3})(?=
  * hundredths with their word ("cents", "pence") or their "p", and the two digits alone. Compiled
  * with the `i` flag: `[A-Z]` and the words match either case.
  */
-const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![LN]|[N][.,])(${MINUS})?(${NUMERAL})([ \u00a0\-])(?:(US|UK|British|Canadian|Australian|Singapore|New[ \u00a0]Zealand|NZ|Hong[ \u00a0]Kong|HK|New[ \u00a0]Taiwan|Taiwan|Mexican|Argentine|Argentinian|Chilean|Colombian|Philippine|Uruguayan|Dominican|Cuban|Swiss|Indian|Pakistani|Japanese|Chinese|South[ \u00a0]Korean|Korean|Turkish|Italian|New[ \u00a0]Israeli|Israeli|Thai|Russian|Brazilian|Vietnamese|Polish|Swedish|Danish|Norwegian|Icelandic|South[ \u00a0]African|Emirati|UAE|Moroccan|Malaysian|Lebanese|Syrian|Egyptian|Romanian|Moldovan)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|pesos?|bucks?|cents?|pence|won|liras?|lire|shekels?|baht|roubles?|rubles?|reais|reals?|dong|z(?:l|\u0142)ot(?:ys?|e|ych)|krona|krone|kronor|kroner|kronur|rand|dirhams?|ringgits?|lei|leu)(?:[ \u00a0](sterling))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})(?:[ \u00a0](cents?|pence)|(p)(?![LN]|\.[mM]))|[ \u00a0](\d{2})(?=$|[\n.,;:!?)*_"'](?![N])))?(?![LN])`;
+const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![JN]|[N][.,])(${MINUS})?(${NUMERAL})([ \u00a0\-])(?:(US|UK|British|Canadian|Australian|Singapore|New[ \u00a0]Zealand|NZ|Hong[ \u00a0]Kong|HK|New[ \u00a0]Taiwan|Taiwan|Mexican|Argentine|Argentinian|Chilean|Colombian|Philippine|Uruguayan|Dominican|Cuban|Swiss|Indian|Pakistani|Japanese|Chinese|South[ \u00a0]Korean|Korean|Turkish|Italian|New[ \u00a0]Israeli|Israeli|Thai|Russian|Brazilian|Vietnamese|Polish|Swedish|Danish|Norwegian|Icelandic|South[ \u00a0]African|Emirati|UAE|Moroccan|Malaysian|Lebanese|Syrian|Egyptian|Romanian|Moldovan)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|pesos?|bucks?|cents?|pence|won|liras?|lire|shekels?|baht|roubles?|rubles?|reais|reals?|dong|z(?:l|\u0142)ot(?:ys?|e|ych)|krona|krone|kronor|kroner|kronur|rand|dirhams?|ringgits?|lei|leu)(?:[ \u00a0](sterling))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})(?:[ \u00a0](cents?|pence)|(p)(?![JN]|\.[mM]))|[ \u00a0](\d{2})(?=$|[\n.,;:!?)*_"'](?![N])))?(?![JN])`;
 /** What a worded amount needs: a digit, then a currency's word (a cheap test before the pattern). */
 const MAY_HAVE_WORD_AMOUNT =
   /[0-9][ \u00a0-](?:[A-Za-z]{2,11}[ \u00a0]){0,2}(?:[dD][oO][lL]|[eE][uU][rR]|[pP][oO][uU]|[yY][eE]|[yY][uU]|[rR][uU][pP]|[fF][rR][aA]|[pP][eE][sS]|[bB][uU][cC]|[cC][eE][nN]|[pP][eE][nN]|[wW][oO][nN]|[lL][iI][rR]|[sS][hH][eE]|[bB][aA][hH]|[rR][oO][uU]|[rR][uU][bB]|[rR][eE][aA]|[dD][oO][nN]|[zZ](?:[lL]|\u0142|\u0141)|[kK][rR][oO]|[rR][aA][nN]|[dD][iI][rR]|[rR][iI][nN]|[lL][eE][iIuU])/;
@@ -98,11 +98,11 @@ const MAY_HAVE_WORD_AMOUNT =
  * and "50 cents" are. The "p" is right after the number, in lower case, and no time's ("5p.m.").
  * The groups: a minus, the number, the cent sign (none: the "p").
  */
-const SMALL_CHANGE_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![LN]|[N][.,])(${MINUS})?(${NUMERAL})(?:[ \u00a0]?(\u00a2)|p)(?![LN]|\.[mM])`;
+const SMALL_CHANGE_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![JN]|[N][.,])(${MINUS})?(${NUMERAL})(?:[ \u00a0]?(\u00a2)|p)(?![JN]|\.[mM])`;
 /** What "50p" or "50¢" needs (a cheap test before the pattern). */
 const MAY_HAVE_SMALL_CHANGE = /[0-9]p|\u00a2/;
 /** "Rs. 500", "Rs 500", "Rs.500" (and "₨500", which NFKC writes "Rs500"): rupees, as "500 rupees" is. */
-const RUPEES_BEFORE_SOURCE = String.raw`(?=R)(?<![LN])Rs\.?[ \u00a0]?(${NUMERAL})(?![LN])`;
+const RUPEES_BEFORE_SOURCE = String.raw`(?=R)(?<![JN])Rs\.?[ \u00a0]?(${NUMERAL})(?![JN])`;
 /**
  * A currency's letters, read only right next to a number (docs/meaning.md, "Facts"; LETTER_READINGS
  * says what each may be): before it, "TRY 100", "R 49.99", "R1,500", "RM 50", "NIS 50" (with its
@@ -116,18 +116,19 @@ const RUPEES_BEFORE_SOURCE = String.raw`(?=R)(?<![LN])Rs\.?[ \u00a0]?(${NUMERAL}
  * minus, the letters, a minus after a space, a minus right after them, the number; or a minus, the
  * number, the letters.
  */
-const LETTER_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013TRkK0-9]|NIS)(?<![LN]|[N][.,])(?:(${MINUS})?(TRY|RM|Rp\.?|R|NIS(?=[ \u00a0])|[kK]r\.?|KR|K\u010d)(?:[ \u00a0](${MINUS})?|([\u2212\u2013]))?(${NUMERAL})(?![LN]|-[LN]|[.,][N])|(${MINUS})?(${NUMERAL})(?:,-)?[ \u00a0]?(TRY|NIS|[kK]r|KR|z\u0142|zl|Z\u0141|K\u010d|Ft)(?![LN]))`;
+const LETTER_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013TRkK0-9]|NIS)(?<![JN]|[N][.,])(?:(${MINUS})?(TRY|RM|Rp\.?|R|NIS(?=[ \u00a0])|[kK]r\.?|KR|K\u010d)(?:[ \u00a0](${MINUS})?|([\u2212\u2013]))?(${NUMERAL})(?![JN]|-[JN]|[.,][N])|(${MINUS})?(${NUMERAL})(?:,-)?[ \u00a0]?(TRY|NIS|[kK]r|KR|z\u0142|zl|Z\u0141|K\u010d|Ft)(?![JN]))`;
 /** What LETTER_AMOUNT_SOURCE needs: the letters, then a number, or a number, then the letters (a cheap test before the pattern). */
 const MAY_HAVE_LETTER_AMOUNT = /(?:TRY|R[Mp]?\.?|NIS|[kK][rR]\.?|K\u010d)(?:[ \u00a0][-\u2212\u2013]?|[\u2212\u2013])?[0-9]|[0-9](?:,-)?[ \u00a0]?(?:TRY|NIS|[kK][rR]|z\u0142|zl|Z\u0141|K\u010d|Ft)/;
 /**
  * Digit groups with plain spaces between them right before a mark written after the number in a
  * language that separates thousands with a space ("1 234,50 Kč", "12 500 Ft", "1 500 kr", "2 000
- * zł", "1 500 lei"): one number. Elsewhere a plain space separates numbers ("2 500g"). Starts only
+ * zł", "1 500 lei"), or before a currency's sign or code written after it, as French writes an
+ * amount ("1 500,50 €", "1 500,50 EUR", "1 500 $"): one number. Elsewhere a plain space separates numbers ("2 500g"). Starts only
  * at a run's first group (the lookbehind), so a long run is scanned once.
  */
-const SPACED_THOUSANDS_SOURCE = String.raw`(?<![N.,]|[N] )([N]{1,3})((?: [N]{3})+)(?=(?:,[N]{1,2})?[ \u00a0]?(?:K\u010d|Ft|z\u0142|zl|Z\u0141|[kK]r|KR|[lL]e[iu])(?![L]))`;
+const SPACED_THOUSANDS_SOURCE = String.raw`(?<![N.,]|[N] )([N]{1,3})((?: [N]{3})+)(?=(?:,[N]{1,2})?(?:[ \u00a0]?(?:K\u010d|Ft|z\u0142|zl|Z\u0141|[kK]r|KR|(?:l|L)e[iu])(?![J])|[ \u00a0]?[${SIGNS}]|[ \u00a0](?:${CODE_ALTERNATION})(?![J])))`;
 /** What SPACED_THOUSANDS_SOURCE needs (a cheap test before the pattern). */
-const MAY_HAVE_SPACED_THOUSANDS = /[0-9] [0-9]{3}(?:,[0-9]{1,2})?[ \u00a0]?(?:K\u010d|Ft|z[l\u0142]|Z\u0141|[kK][rR]|[lL]e[iu])/;
+const MAY_HAVE_SPACED_THOUSANDS = new RegExp(String.raw`[0-9] [0-9]{3}(?:,[0-9]{1,2})?[ \u00a0]?(?:K\u010d|Ft|z[l\u0142]|Z\u0141|[kK][rR]|[lL]e[iu]|[${SIGNS}]|[A-Z]{3})`);
 
 /**
  * How a currency's word or sign reads (docs/meaning.md, "Facts"): the currencies it may be
@@ -342,7 +343,7 @@ const LETTER_READINGS_BEFORE: Record<string, Reading> = { Kr: { ...KR, number: t
 
 /** A sign's currency where it is not ambiguous ("US$", "A$", "MX$"; "$", "¥" and "C$" are: AMBIGUOUS_SIGNS). */
 const SIGN_CODES: Record<string, string> = {
-  US$: 'USD', '€': 'EUR', '£': 'GBP', '₹': 'INR', '₽': 'RUB', '₩': 'KRW', '₺': 'TRY', '₪': 'ILS', '₫': 'VND', '₱': 'PHP', '฿': 'THB', RMB: 'CNY',
+  US$: 'USD', '円': 'JPY', '€': 'EUR', '£': 'GBP', '₹': 'INR', '₽': 'RUB', '₩': 'KRW', '₺': 'TRY', '₪': 'ILS', '₫': 'VND', '₱': 'PHP', '฿': 'THB', RMB: 'CNY',
   A$: 'AUD', AU$: 'AUD', CA$: 'CAD', NZ$: 'NZD', HK$: 'HKD', S$: 'SGD', MX$: 'MXN', R$: 'BRL', NT$: 'TWD', 'JP¥': 'JPY', 'CN¥': 'CNY',
 };
 /**
@@ -352,9 +353,9 @@ const SIGN_CODES: Record<string, string> = {
 const AMBIGUOUS_SIGNS: Record<string, Reading> = { $: DOLLAR_SIGN, '¥': { codes: ['JPY', 'CNY'], label: '¥' }, C$: { codes: ['CAD', 'NIO'], label: 'C$' } };
 
 /** A 12-hour time: "6pm", "6 p.m.", "12:30 AM". */
-const TIME_12_SOURCE = String.raw`(?=\d)(?<![LN:.,])(\d{1,2})(?::([0-5]\d)(?::([0-5]\d))?)?[ \u00a0]?([aApP])\.?[mM]\.?(?![LN])`;
+const TIME_12_SOURCE = String.raw`(?=\d)(?<![JN:.,])(\d{1,2})(?::([0-5]\d)(?::([0-5]\d))?)?[ \u00a0]?([aApP])\.?[mM]\.?(?![JN])`;
 /** A 24-hour time: "18:00", "9:05", "23:59:30". */
-const TIME_24_SOURCE = String.raw`(?=\d)(?<![LN:.,])(\d{1,2}):([0-5]\d)(?::([0-5]\d))?(?![N:])`;
+const TIME_24_SOURCE = String.raw`(?=\d)(?<![JN:.,])(\d{1,2}):([0-5]\d)(?::([0-5]\d))?(?![N:])`;
 
 interface Patterns {
   email: RegExp;
@@ -371,12 +372,16 @@ interface Patterns {
 /**
  * The patterns, compiled once in two forms: for any text (Unicode letter and script classes) and
  * for text that is all ASCII (plain ranges, several times faster), where both forms match the same.
- * In the sources' character classes, `L` stands for a letter and `N` for a digit.
+ * In the sources' character classes, `L` stands for a letter, `N` for a digit and `J` for a letter that
+ * joins a token (see compile's `J`).
  */
 function compile(ascii: boolean): Patterns {
-  const classes = ascii ? { L: 'A-Za-z', N: '0-9' } : { L: String.raw`\p{L}`, N: String.raw`\p{N}` };
+  // `J`: a letter that joins a number to a word or a code, so that no amount or time starts or ends
+  // beside it ("REF30€" is a code): Latin, Greek and Cyrillic, as a code's letters are. The letters
+  // of scripts written without spaces (価格は¥1,500です) and of the other scripts separate.
+  const classes = ascii ? { L: 'A-Za-z', N: '0-9', J: 'A-Za-z' } : { L: String.raw`\p{L}`, N: String.raw`\p{N}`, J: UNICODE_CODE_LETTER.slice(1, -1) };
   // The ASCII forms without the `u` flag: on ASCII text they match the same, and run faster.
-  const make = (source: string, flags = ''): RegExp => new RegExp(source.replace(/\[([^\]]*)\]/g, (_m, inner: string) => `[${inner.replace(/[LN]/g, (c) => classes[c as 'L' | 'N'])}]`), (ascii ? 'g' : 'gu') + flags);
+  const make = (source: string, flags = ''): RegExp => new RegExp(source.replace(/\[([^\]]*)\]/g, (_m, inner: string) => `[${inner.replace(/[LNJ]/g, (c) => classes[c as 'L' | 'N' | 'J'])}]`), (ascii ? 'g' : 'gu') + flags);
   return { email: make(EMAIL_SOURCE), amount: make(AMOUNT_SOURCE), time12: make(TIME_12_SOURCE), time24: make(TIME_24_SOURCE), wordAmount: make(WORD_AMOUNT_SOURCE, 'i'), rupeesBefore: make(RUPEES_BEFORE_SOURCE), letterAmount: make(LETTER_AMOUNT_SOURCE), smallChange: make(SMALL_CHANGE_SOURCE), spacedThousands: make(SPACED_THOUSANDS_SOURCE) };
 }
 
@@ -416,6 +421,8 @@ const POINT_THOUSANDS = /^[1-9]\d{0,2}\.\d{3}$/;
 /** A whole number without leading zeros. */
 const WHOLE = /^(?:[1-9][0-9]*|0)$/;
 const DECIMAL_COMMA = /^\d+,\d{1,2}$/;
+/** Points between groups of three digits, then a decimal comma: "1.500,50", "1.234.567,8". */
+const POINT_THOUSANDS_DECIMAL_COMMA = /^\d{1,3}(?:\.\d{3})+,\d{1,2}$/;
 
 // --- Canonical values ------------------------------------------------------------------------
 
@@ -429,8 +436,9 @@ function canonicalDecimal(integer: string, fraction: string): string {
 /**
  * The numbers a numeral says: "1,000.00" is 1000 (a comma before groups of three digits separates
  * thousands), "7.50" is 7.5, "30,5" is 30.5 (a comma before one or two last digits is a decimal
- * comma), "1.500" is itself (1500 or 1.5, by the language: compared as written); anything else
- * ("1.2.3", "1.000,50") is its digit groups, each a number.
+ * comma), "1.500" is itself (1500 or 1.5, by the language: compared as written), "1.500,50" is 1500.5
+ * (points between groups before a decimal comma); anything else ("1.2.3", "1.234.567") is its digit
+ * groups, each a number.
  */
 export function numbersOf(numeral: string): string[] {
   // The most common numeral, a whole number without leading zeros, is itself.
@@ -448,6 +456,12 @@ export function numbersOf(numeral: string): string[] {
   if (DECIMAL_COMMA.test(numeral)) {
     const [int, frac = ''] = numeral.split(',');
     return [canonicalDecimal(int as string, frac)];
+  }
+  // "1.500,50": points between groups of three digits, then a decimal comma, as German writes it; no
+  // other language reads it otherwise, so it is one number, 1500.5 (docs/meaning.md, "Languages and locales").
+  if (POINT_THOUSANDS_DECIMAL_COMMA.test(numeral)) {
+    const [int = '', frac = ''] = numeral.replace(/\./g, '').split(',');
+    return [canonicalDecimal(int, frac)];
   }
   return numeral.split(/[.,]/).map((group) => canonicalDecimal(group, ''));
 }
