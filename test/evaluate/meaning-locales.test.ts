@@ -89,6 +89,22 @@ describe('amounts and times inside text written without spaces', () => {
     expect(decided('価格は1,500円です。', '価格は€1,500です。')).toBe('changed: amounts JPY 1500 → EUR 1500');
     expect(decided('価格は¥1,500です。', '価格は€1,500です。')).toBe('changed: amounts ¥ 1500 → EUR 1500');
   });
+  it("a currency's word in Arabic, Hindi or Japanese after the number makes an amount, as its English word does", () => {
+    expect(facts('السعر ١٥٠٠ ريال')).toEqual(['amount riyals 1500']);
+    expect(facts('المبلغ 250 ر.س و 30 د.إ')).toEqual(['amount SAR 250', 'amount AED 30']);
+    expect(facts('الرسوم ١٠٠ درهماً أو ٥ دنانير أو ٢٠ جنيهاً')).toEqual(['amount dirhams 100', 'amount dinars 5', 'amount junaih 20']);
+    expect(facts('कीमत 1,500 रुपये है')).toEqual(['amount rupees 1500']);
+    expect(facts('送料は30ドル、または25ユーロです')).toEqual(['amount dollars 30', 'amount EUR 25']);
+    for (const [a, b] of [
+      ['السعر ١٥٠٠ ريال', 'السعر SAR 1,500'],
+      ['السعر ١٥٠٠ ريال', 'السعر ١٥٠٠ ريالاً'],
+      ['कीमत ₹1,500 है', 'कीमत 1500 रुपये है'],
+      ['送料は$30です', '送料は30ドルです'],
+      ['送料は€25です', '送料は25ユーロです'],
+    ]) expect([a, b, decided(a as string, b as string)]).toEqual([a, b, 'judge']);
+    expect(decided('السعر ١٥٠٠ ريال', 'السعر ١٥٠٠ درهم')).toBe('changed: amounts riyals 1500 → dirhams 1500');
+    expect(decided('السعر ١٥٠٠ ريال', 'السعر EUR 1500')).toBe('changed: amounts riyals 1500 → EUR 1500');
+  });
   it('a code next to Latin letters is still no amount', () => {
     expect(facts('REF30€')).toEqual(['code REF30']);
   });

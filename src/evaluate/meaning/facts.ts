@@ -101,6 +101,22 @@ const MAY_HAVE_WORD_AMOUNT =
 const SMALL_CHANGE_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![JN]|[N][.,])(${MINUS})?(${NUMERAL})(?:[ \u00a0]?(\u00a2)|p)(?![JN]|\.[mM])`;
 /** What "50p" or "50¢" needs (a cheap test before the pattern). */
 const MAY_HAVE_SMALL_CHANGE = /[0-9]p|\u00a2/;
+/**
+ * A currency's word in Arabic, Hindi or Japanese right after the number, as "5 dollars" is in English
+ * (docs/meaning.md, "Languages and locales"): "١٥٠٠ ريال" (riyals), "250 ر.س" (SAR), "30 د.إ" (AED),
+ * "١٠٠ درهم" (dirhams), "٥ دنانير" (dinars), "٢٠ جنيهاً" (Egyptian or Sudanese pounds), "1,500
+ * रुपये" (rupees), "30ドル" (dollars), "25ユーロ" (EUR). An Arabic word is matched by its stem, as
+ * its endings vary ("ريالاً", "ريالات"). Read only in text that is not all ASCII, after the amounts
+ * with a sign or a code. The groups: a minus, the number, the word.
+ */
+const LOCAL_WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![JN]|[N][.,])(${MINUS})?(${NUMERAL})[ \u00a0]?(\u0631\u064a\u0627\u0644|\u0631\.\u0633|\u062f\.\u0625|\u062f\u0631\u0647\u0645|\u062f\u0631\u0627\u0647\u0645|\u062f\u064a\u0646\u0627\u0631|\u062f\u0646\u0627\u0646\u064a\u0631|\u062c\u0646\u064a\u0647|\u0930\u0941\u092a(?:\u092f|\u090f)|\u0930\u0941\.|\u30c9\u30eb|\u30e6\u30fc\u30ed)`;
+/** What LOCAL_WORD_AMOUNT_SOURCE needs besides a digit: one of its words' first letters (a cheap test before the pattern). */
+const MAY_HAVE_LOCAL_WORD_AMOUNT = /[\u0631\u062f\u062c\u0930\u30c9\u30e6]/;
+/** How each word of LOCAL_WORD_AMOUNT_SOURCE reads, by its first two characters. */
+function localWordReading(word: string): Reading {
+  return LOCAL_WORD_READINGS[word.slice(0, 2)] ?? (word.startsWith('\u062f\u0631') ? DIRHAMS : word.startsWith('\u062f\u064a') || word.startsWith('\u062f\u0646') ? DINARS : RUPEES);
+}
+
 /** "Rs. 500", "Rs 500", "Rs.500" (and "₨500", which NFKC writes "Rs500"): rupees, as "500 rupees" is. */
 const RUPEES_BEFORE_SOURCE = String.raw`(?=R)(?<![JN])Rs\.?[ \u00a0]?(${NUMERAL})(?![JN])`;
 /**
@@ -151,6 +167,12 @@ interface Reading {
 
 const one = (code: string): Reading => ({ codes: [code], label: code });
 const RUPEES: Reading = { codes: ['INR', 'PKR', 'LKR', 'NPR'], label: 'rupees' };
+/** "dirhams" alone and "درهم": the dirham of the Emirates or of Morocco. */
+const DIRHAMS: Reading = { codes: ['AED', 'MAD'], label: 'dirhams' };
+/** "ريال": the riyal of Saudi Arabia, Qatar, Oman or Yemen (a rial of Iran is "ریال", another letter). */
+const RIYALS: Reading = { codes: ['SAR', 'QAR', 'OMR', 'YER'], label: 'riyals' };
+/** "دينار": a dinar of Kuwait, Bahrain, Jordan, Iraq, Libya, Tunisia or Algeria. */
+const DINARS: Reading = { codes: ['KWD', 'BHD', 'JOD', 'IQD', 'LYD', 'TND', 'DZD'], label: 'dinars' };
 const FRANCS: Reading = { codes: ['CHF', 'XOF', 'XAF'], label: 'francs' };
 const PESOS: Reading = { codes: ['MXN', 'ARS', 'CLP', 'COP', 'PHP', 'UYU', 'DOP', 'CUP'], label: 'pesos' };
 const POUNDS: Reading = { codes: ['GBP'], label: 'GBP', number: true };
@@ -217,7 +239,7 @@ const WORD_CURRENCIES: Record<string, Record<string, Reading>> = {
   krone: { '': KRONER, danish: one('DKK'), norwegian: one('NOK') },
   kroner: { '': KRONER, danish: one('DKK'), norwegian: one('NOK') },
   rand: { '': one('ZAR'), 'south african': one('ZAR') },
-  dirham: { '': { codes: ['AED', 'MAD'], label: 'dirhams' }, emirati: one('AED'), uae: one('AED'), moroccan: one('MAD') },
+  dirham: { '': DIRHAMS, emirati: one('AED'), uae: one('AED'), moroccan: one('MAD') },
   ringgit: { '': one('MYR'), malaysian: one('MYR') },
   lei: { '': LEI, romanian: one('RON'), moldovan: one('MDL') },
   leu: { '': LEI, romanian: one('RON'), moldovan: one('MDL') },
@@ -350,6 +372,19 @@ const SIGN_CODES: Record<string, string> = {
  * A sign that names several currencies: read as any of them ("¥100" is JPY 100 or CNY 100; "C$" is a
  * Canadian dollar or a córdoba; "$" any dollar or a peso).
  */
+/**
+ * LOCAL_WORD_AMOUNT_SOURCE's words by their first two characters (the others: localWordReading):
+ * "جنيه" is the pound of Egypt or Sudan, never GBP alone ("جنيه إسترليني" would say sterling).
+ */
+const LOCAL_WORD_READINGS: Record<string, Reading> = {
+  '\u0631\u064a': RIYALS,
+  '\u0631.': one('SAR'),
+  '\u062f.': one('AED'),
+  '\u062c\u0646': { codes: ['EGP', 'SDG'], label: 'junaih' },
+  '\u30c9\u30eb': DOLLAR_WORD,
+  '\u30e6\u30fc': one('EUR'),
+};
+
 const AMBIGUOUS_SIGNS: Record<string, Reading> = { $: DOLLAR_SIGN, '¥': { codes: ['JPY', 'CNY'], label: '¥' }, C$: { codes: ['CAD', 'NIO'], label: 'C$' } };
 
 /** A 12-hour time: "6pm", "6 p.m.", "12:30 AM". */
@@ -367,6 +402,7 @@ interface Patterns {
   letterAmount: RegExp;
   smallChange: RegExp;
   spacedThousands: RegExp;
+  localWordAmount: RegExp;
 }
 
 /**
@@ -382,7 +418,7 @@ function compile(ascii: boolean): Patterns {
   const classes = ascii ? { L: 'A-Za-z', N: '0-9', J: 'A-Za-z' } : { L: String.raw`\p{L}`, N: String.raw`\p{N}`, J: UNICODE_CODE_LETTER.slice(1, -1) };
   // The ASCII forms without the `u` flag: on ASCII text they match the same, and run faster.
   const make = (source: string, flags = ''): RegExp => new RegExp(source.replace(/\[([^\]]*)\]/g, (_m, inner: string) => `[${inner.replace(/[LNJ]/g, (c) => classes[c as 'L' | 'N' | 'J'])}]`), (ascii ? 'g' : 'gu') + flags);
-  return { email: make(EMAIL_SOURCE), amount: make(AMOUNT_SOURCE), time12: make(TIME_12_SOURCE), time24: make(TIME_24_SOURCE), wordAmount: make(WORD_AMOUNT_SOURCE, 'i'), rupeesBefore: make(RUPEES_BEFORE_SOURCE), letterAmount: make(LETTER_AMOUNT_SOURCE), smallChange: make(SMALL_CHANGE_SOURCE), spacedThousands: make(SPACED_THOUSANDS_SOURCE) };
+  return { email: make(EMAIL_SOURCE), amount: make(AMOUNT_SOURCE), time12: make(TIME_12_SOURCE), time24: make(TIME_24_SOURCE), wordAmount: make(WORD_AMOUNT_SOURCE, 'i'), rupeesBefore: make(RUPEES_BEFORE_SOURCE), letterAmount: make(LETTER_AMOUNT_SOURCE), smallChange: make(SMALL_CHANGE_SOURCE), spacedThousands: make(SPACED_THOUSANDS_SOURCE), localWordAmount: make(LOCAL_WORD_AMOUNT_SOURCE) };
 }
 
 // Compiled on first use, not when the module loads: a command that never reads facts should not
@@ -643,6 +679,14 @@ export function factsOf(reply: string): Fact[] {
     text = text.replace(patterns.rupeesBefore, (raw: string, numeral: string) => {
       const [amount = '', ...rest] = amountNumbersOf(numeral);
       out.push(readingFact(RUPEES, amount));
+      for (const n of rest) out.push({ kind: 'number', value: n });
+      return blank(raw.length);
+    });
+  }
+  if (!ascii && MAY_HAVE_LOCAL_WORD_AMOUNT.test(text)) {
+    text = text.replace(patterns.localWordAmount, (raw: string, sign: string | undefined, numeral: string, word: string) => {
+      const [amount = '', ...rest] = amountNumbersOf(numeral);
+      out.push(readingFact(localWordReading(word), `${sign !== undefined && /[1-9]/.test(amount) ? '-' : ''}${amount}`));
       for (const n of rest) out.push({ kind: 'number', value: n });
       return blank(raw.length);
     });
