@@ -41,6 +41,13 @@ describe('numbers in locale formats', () => {
     expect(decided('Es sind 1.500,50 Stück.', 'Es sind 1.500,05 Stück.')).toBe('changed: numbers 1500.5 → 1500.05');
   });
 
+  it('Indian digit grouping (lakhs and crores) is one number', () => {
+    expect(facts('कीमत ₹1,50,000 है')).toEqual(['amount INR 150000']);
+    expect(facts('Population 1,00,00,000 and 12,34,567.5 units')).toEqual(['number 10000000', 'number 1234567.5']);
+    expect(decided('कीमत ₹1,50,000 है', 'कीमत ₹150,000 है')).toBe('judge');
+    expect(decided('कीमत ₹1,50,000 है', 'कीमत ₹15,000 है')).toBe('changed: amounts INR 150000 → INR 15000');
+  });
+
   it('one point before three last digits is kept as written: never equal to 1,5 nor silently read as 1500', () => {
     // German "1.500" is 1500, English "1.500" is 1.5: which one a reply means is not written, so the
     // number is compared as written, and a reply that writes it otherwise is a change the detail names.

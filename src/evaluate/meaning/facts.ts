@@ -457,6 +457,8 @@ const POINT_THOUSANDS = /^[1-9]\d{0,2}\.\d{3}$/;
 /** A whole number without leading zeros. */
 const WHOLE = /^(?:[1-9][0-9]*|0)$/;
 const DECIMAL_COMMA = /^\d+,\d{1,2}$/;
+/** India's digit grouping: groups of two digits, then the last three ("1,50,000" is 150000, "1,00,00,000" 10000000). */
+const INDIAN_GROUPS = /^\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d+)?$/;
 /** Points between groups of three digits, then a decimal comma: "1.500,50", "1.234.567,8". */
 const POINT_THOUSANDS_DECIMAL_COMMA = /^\d{1,3}(?:\.\d{3})+,\d{1,2}$/;
 
@@ -473,7 +475,7 @@ function canonicalDecimal(integer: string, fraction: string): string {
  * The numbers a numeral says: "1,000.00" is 1000 (a comma before groups of three digits separates
  * thousands), "7.50" is 7.5, "30,5" is 30.5 (a comma before one or two last digits is a decimal
  * comma), "1.500" is itself (1500 or 1.5, by the language: compared as written), "1.500,50" is 1500.5
- * (points between groups before a decimal comma); anything else ("1.2.3", "1.234.567") is its digit
+ * (points between groups before a decimal comma), "1,50,000" is 150000 (India's grouping); anything else ("1.2.3", "1.234.567") is its digit
  * groups, each a number.
  */
 export function numbersOf(numeral: string): string[] {
@@ -495,6 +497,11 @@ export function numbersOf(numeral: string): string[] {
   }
   // "1.500,50": points between groups of three digits, then a decimal comma, as German writes it; no
   // other language reads it otherwise, so it is one number, 1500.5 (docs/meaning.md, "Languages and locales").
+  // "1,50,000": India's grouping (lakhs, crores), groups of two digits before the last three; read no other way.
+  if (INDIAN_GROUPS.test(numeral)) {
+    const [int = '', frac = ''] = numeral.replace(/,/g, '').split('.');
+    return [canonicalDecimal(int, frac)];
+  }
   if (POINT_THOUSANDS_DECIMAL_COMMA.test(numeral)) {
     const [int = '', frac = ''] = numeral.replace(/\./g, '').split(',');
     return [canonicalDecimal(int, frac)];
