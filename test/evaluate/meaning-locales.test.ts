@@ -48,13 +48,20 @@ describe('numbers in locale formats', () => {
     expect(decided('कीमत ₹1,50,000 है', 'कीमत ₹15,000 है')).toBe('changed: amounts INR 150000 → INR 15000');
   });
 
-  it('one point before three last digits is kept as written: never equal to 1,5 nor silently read as 1500', () => {
-    // German "1.500" is 1500, English "1.500" is 1.5: which one a reply means is not written, so the
-    // number is compared as written, and a reply that writes it otherwise is a change the detail names.
+  it('one point before three last digits may be a thousands separator or a decimal point: never equal to 1,5, never read as the same as 1500', () => {
+    // German "1.500" is 1500, English "1.500" is 1.5: which one a reply means is not written. Its
+    // written digits are compared: "1500" and "1,500" have them, so the facts cannot tell and the
+    // meaning judge decides (with meaning.check: facts, not checked); "1,5" and "1.5" do not: changed.
     expect(facts('Es sind 1.500 Stück.')).toEqual(['number 1.500']);
     expect(decided('Es sind 1.500 Stück.', 'Es sind 1,5 Stück.')).toBe('changed: numbers 1.500 → 1.5');
+    expect(decided('Es sind 1.500 Stück.', 'It is 1.5 pieces.')).toBe('changed: numbers 1.500 → 1.5');
     expect(decided('Es kostet 1.500 €.', 'Es kostet 1,5 €.')).toBe('changed: amounts EUR 1.500 → EUR 1.5');
-    expect(decided('Es sind 1.500 Stück.', 'It is 1,500 pieces.')).toBe('changed: numbers 1.500 → 1500');
+    expect(decided('Es sind 1.500 Stück.', 'Es sind 1500 Stück.')).toBe('judge');
+    expect(decided('Es sind 1.500 Stück.', 'It is 1,500 pieces.')).toBe('judge');
+    expect(decided('Es sind 1.500 Stück.', 'Es sind 1500 Stück.', 'facts')).toBe('unchecked: the facts are the same and meaning.check is facts, which asks no model');
+    expect(decided('Es kostet 1.500 €.', 'It costs €1,500.')).toBe('judge');
+    expect(decided('Es kostet -1.500 €.', 'It costs -€1,500.')).toBe('judge');
+    expect(decided('Es kostet 1.500 €.', 'Es kostet 1.500 € und 1.500 €.')).toBe('changed: amounts none → EUR 1.500');
     // With a decimal comma after it, the point is a thousands separator: no longer ambiguous.
     expect(decided('Es kostet 1.500,00 €.', 'It costs €1,500.')).toBe('judge');
   });

@@ -157,15 +157,18 @@ interface Reading {
   label: string;
   number?: true;
   cents?: true;
-  /**
-   * Written where a point separates thousands and a comma is the decimal one (Czech, Hungarian,
-   * Romanian, Indonesian, Polish, Scandinavian): "12.500 Ft" is HUF 12500, or HUF 12.500 as the
-   * code's "HUF 12.500" is kept as written (numbersOf), and may be either.
-   */
-  points?: true;
 }
 
 const one = (code: string): Reading => ({ codes: [code], label: code });
+/** A plain number that may be two numbers: "1.500" (severalFact). */
+const NUMBER: Reading = { codes: [], label: '', number: true };
+/** One Reading for each code an amount is written with, so that readingFact keeps its facts ("EUR 1.500"). */
+const codeReadings = new Map<string, Reading>();
+function codeReading(code: string): Reading {
+  let reading = codeReadings.get(code);
+  if (reading === undefined) codeReadings.set(code, (reading = one(code)));
+  return reading;
+}
 const RUPEES: Reading = { codes: ['INR', 'PKR', 'LKR', 'NPR'], label: 'rupees' };
 /** "dirhams" alone and "درهم": the dirham of the Emirates or of Morocco. */
 const DIRHAMS: Reading = { codes: ['AED', 'MAD'], label: 'dirhams' };
@@ -203,7 +206,7 @@ const WON: Reading = { codes: ['KRW'], label: 'KRW', number: true };
  */
 const LIRA: Reading = { codes: ['TRY', 'ITL'], label: 'lira' };
 /** "lei" (and "leu", one of them): the Romanian or the Moldovan leu. */
-const LEI: Reading = { codes: ['RON', 'MDL'], label: 'lei', points: true };
+const LEI: Reading = { codes: ['RON', 'MDL'], label: 'lei' };
 /** "kroner" and "krone" alone: the Danish or the Norwegian krone. */
 const KRONER: Reading = { codes: ['DKK', 'NOK'], label: 'kroner' };
 /**
@@ -298,7 +301,7 @@ const READING_FACTS_KEPT = 1024;
 
 /** The fact of `amount` (canonical, with its minus) read as `reading`: one fact, or one that may be several. */
 function readingFact(reading: Reading, amount: string): Fact {
-  if (reading.number !== true && reading.codes.length === 1 && !(reading.points === true && POINT_THOUSANDS.test(amount.startsWith('-') ? amount.slice(1) : amount))) {
+  if (reading.number !== true && reading.codes.length === 1 && !POINT_THOUSANDS.test(amount.startsWith('-') ? amount.slice(1) : amount)) {
     return { kind: 'amount', value: `${reading.label} ${amount}` };
   }
   let kept = readingFacts.get(reading);
@@ -319,13 +322,17 @@ function readingFact(reading: Reading, amount: string): Fact {
 function severalFact(reading: Reading, amount: string): Fact {
   const sign = amount.startsWith('-') ? '-' : '';
   const money = reading.cents === true ? centsValue(amount.slice(sign.length)) : amount.slice(sign.length);
-  // "12.500 Ft": HUF 12.500 as written, or HUF 12500 (Reading.points).
-  const values = money !== undefined && reading.points === true && POINT_THOUSANDS.test(money) ? [money, money.replace('.', '')] : [money];
+  // "1.500" (one point before three last digits) is 1500 where a point separates thousands, or as
+  // written, 1.5 in English, compared as written: it may be either, never 1.5 ("1,5"), so a reply
+  // that writes it "1500" or "1,500" is left to the meaning judge (docs/meaning.md, "Languages and locales").
+  const points = POINT_THOUSANDS.test(amount.slice(sign.length));
+  const values = money !== undefined && POINT_THOUSANDS.test(money) ? [money, money.replace('.', '')] : [money];
   const amounts = (): Fact[] => reading.codes.flatMap((c) => values.map((v): Fact => ({ kind: 'amount', value: `${c} ${sign}${v as string}` })));
   if (reading.number === true) {
     const number: Fact = { kind: 'number', value: amount };
-    if (money === undefined) return number;
-    return { kind: 'number', value: amount, may: [number, ...amounts()] };
+    const numbers: Fact[] = points ? [number, { kind: 'number', value: amount.replace('.', '') }] : [number];
+    if (money === undefined) return points ? { kind: 'number', value: amount, may: numbers } : number;
+    return { kind: 'number', value: amount, may: [...numbers, ...amounts()] };
   }
   return { kind: 'amount', value: `${reading.label} ${amount}`, may: amounts() };
 }
@@ -337,10 +344,9 @@ function severalFact(reading: Reading, amount: string): Fact {
  * directive ("NIS 2"), "Ft" the feet of a title ("a 10 Ft Ladder"). "kr", "Kr" and "KR" (the
  * Scandinavian krona and krone), "zł", "zl" and "ZŁ" (the złoty), "Kč" (the koruna) and "Rp" (the
  * rupiah) are no word, but before a number "Kr" and "KR" may be a name (LETTER_READINGS_BEFORE).
- * Written where a point separates thousands: `points`.
  */
-const KR: Reading = { codes: ['SEK', 'NOK', 'DKK', 'ISK'], label: 'kr', points: true };
-const PLN: Reading = { codes: ['PLN'], label: 'PLN', points: true };
+const KR: Reading = { codes: ['SEK', 'NOK', 'DKK', 'ISK'], label: 'kr' };
+const PLN: Reading = { codes: ['PLN'], label: 'PLN' };
 const LETTER_READINGS: Record<string, Reading> = {
   TRY: { codes: ['TRY'], label: 'TRY', number: true },
   R: { codes: ['ZAR'], label: 'ZAR', number: true },
@@ -352,10 +358,10 @@ const LETTER_READINGS: Record<string, Reading> = {
   'z\u0142': PLN,
   zl: PLN,
   'Z\u0141': PLN,
-  'K\u010d': { codes: ['CZK'], label: 'CZK', points: true },
-  Rp: { codes: ['IDR'], label: 'IDR', points: true },
+  'K\u010d': { codes: ['CZK'], label: 'CZK' },
+  Rp: { codes: ['IDR'], label: 'IDR' },
   // "10 Ft" may be ten feet, written as a title writes it.
-  Ft: { codes: ['HUF'], label: 'HUF', number: true, points: true },
+  Ft: { codes: ['HUF'], label: 'HUF', number: true },
 };
 /**
  * The letters that are a word or a name too before a number, though not after it: "KR 1" is a key
@@ -641,7 +647,9 @@ export function factsOf(reply: string): Fact[] {
       // The sign is part of the amount (docs/meaning.md, "Facts"): "-$50" is not "$50". A zero has none.
       const minus = (s1 ?? s2 ?? s3 ?? s4) !== undefined && /[1-9]/.test(amount) ? '-' : '';
       const ambiguous = AMBIGUOUS_SIGNS[currency];
-      out.push(ambiguous === undefined ? { kind: 'amount', value: `${SIGN_CODES[currency] ?? currency} ${minus}${amount}` } : readingFact(ambiguous, `${minus}${amount}`));
+      const iso = SIGN_CODES[currency] ?? currency;
+      // "1.500 €" may be EUR 1500 or, as written, EUR 1.500 (severalFact).
+      out.push(ambiguous !== undefined ? readingFact(ambiguous, `${minus}${amount}`) : POINT_THOUSANDS.test(amount) ? readingFact(codeReading(iso), `${minus}${amount}`) : { kind: 'amount', value: `${iso} ${minus}${amount}` });
       for (const n of rest) out.push({ kind: 'number', value: n });
       return blank(raw.length);
     });
@@ -811,7 +819,9 @@ function pushNumbers(numeral: string, signed: boolean, out: Fact[]): void {
   const values = numbersOf(numeral);
   for (let i = 0; i < values.length; i++) {
     const n = values[i] as string;
-    out.push({ kind: 'number', value: signed && i === 0 && /[1-9]/.test(n) ? `-${n}` : n });
+    const value = signed && i === 0 && /[1-9]/.test(n) ? `-${n}` : n;
+    // "1.500" may be 1500 or, as written, 1.5 in English (severalFact).
+    out.push(values.length === 1 && n.includes('.') && POINT_THOUSANDS.test(n) ? readingFact(NUMBER, value) : { kind: 'number', value });
   }
 }
 
