@@ -11,6 +11,9 @@
 //   (GitHub's mention, reference and emoji filters also run over raw HTML text).
 // - block text (replies, multi-line messages): a fenced code block whose fence is longer than any
 //   backtick run inside, its lines wrapped to 100 characters (wrap.ts); GitHub links nothing there.
+// - right-to-left text (Arabic, Hebrew, a right-to-left mark) in inline markdown and raw HTML: each
+//   run of it isolated (U+2068 ... U+2069, isolateRightToLeft), so that it cannot turn the line's
+//   direction nor carry the comment's own words and numbers beside it to its side.
 // - one exception, in inline markdown and raw HTML: the address of one of agent-replay's own pages
 //   (version.ts docsUrl, which messages cite them by) becomes a link to it. What it matches is
 //   the repository's docs/ at a version tag and nothing else, so no text links anywhere else.
@@ -64,7 +67,49 @@ const INLINE_RE = /[&<>@#\\`*_[\]()!|~:$.{}-]/g;
  * `docs/<page>.md#<section>`.
  */
 export function escapeInline(text: string): string {
-  return docsLinks(oneLine(text), inlineText, (url, label) => `[${inlineText(label)}](${url})`);
+  return isolateRightToLeft(docsLinks(oneLine(text), inlineText, (url, label) => `[${inlineText(label)}](${url})`));
+}
+
+/** A right-to-left mark (RLM, ALM) or a character of a right-to-left script: Hebrew, Arabic, Syriac, Thaana, N'Ko, ..., their presentation forms, and those beyond the BMP (by their high surrogates). */
+const RIGHT_TO_LEFT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFE\u200F\u061C]|[\uD802\uD803\uD83A\uD83B][\uDC00-\uDFFF]/;
+/** A letter that is not right-to-left: a character of the left-to-right direction. */
+const LEFT_TO_RIGHT = unicodePattern(String.raw`\p{L}`, 'u');
+/** What may follow a run at the text's end and still be its own: spaces and a number ("خلال 30"), not a quote or a stop of ours. */
+const NUMBER_TAIL = unicodePattern(String.raw`^(?:\s|\p{N}|[.,\u066B\u066C](?=\p{N}))*$`, 'u');
+const FSI = '\u2068';
+const PDI = '\u2069';
+
+/**
+ * `text` (escaped, one line, its own bidi controls dropped: stripControl) with each run of right-to-left
+ * text isolated, first strong character inside (U+2068 FIRST STRONG ISOLATE ... U+2069): a run starts
+ * at a right-to-left character and ends at the last one before a left-to-right letter, or at the
+ * text's end when only a number and spaces follow it (they are the run's: "خلال 30"). Isolated, a
+ * reply's Arabic is one neutral character to the line around it (Unicode's bidi algorithm, X5c, P2):
+ * it cannot make a line that starts with it right-to-left, nor draw the line's " · 3/5" or "where the
+ * baseline said" to its side. Text with no right-to-left character is returned as it is.
+ */
+export function isolateRightToLeft(text: string): string {
+  if (!RIGHT_TO_LEFT.test(text)) return text;
+  const chars = Array.from(text);
+  const rtl = chars.map((c) => RIGHT_TO_LEFT.test(c));
+  const ltr = chars.map((c, i) => !(rtl[i] as boolean) && LEFT_TO_RIGHT().test(c));
+  let out = '';
+  let i = 0;
+  while (i < chars.length) {
+    if (!(rtl[i] as boolean)) {
+      out += chars[i] as string;
+      i++;
+      continue;
+    }
+    // The run: to its last right-to-left character before a left-to-right letter, or to the end.
+    let last = i;
+    let j = i + 1;
+    for (; j < chars.length && !(ltr[j] as boolean); j++) if (rtl[j] as boolean) last = j;
+    const end = j === chars.length && NUMBER_TAIL().test(chars.slice(last + 1).join('')) ? j : last + 1;
+    out += FSI + chars.slice(i, end).join('') + PDI;
+    i = end;
+  }
+  return out;
 }
 
 /** escapeInline of text without a page's address. */
@@ -133,7 +178,7 @@ export function inertText(text: string): string {
  * one of agent-replay's own pages (version.ts docsUrl) is a link to it, as in escapeInline.
  */
 export function escapeHtmlInline(text: string): string {
-  return docsLinks(oneLine(text), (s) => breakReferences(escapeHtml(s)), htmlDocsLink);
+  return isolateRightToLeft(docsLinks(oneLine(text), (s) => breakReferences(escapeHtml(s)), htmlDocsLink));
 }
 
 /** A page's address in raw HTML: a link, labelled as docsLinks says. */
@@ -164,7 +209,9 @@ export function codeSpan(text: string, options: { table?: boolean } = {}): strin
   if (s.length === 0) return '` `';
   const ticks = '`'.repeat(longestRun(s, '`') + 1);
   const pad = s.startsWith('`') || s.endsWith('`') || (s.startsWith(' ') && s.endsWith(' ')) ? ' ' : '';
-  return `${ticks}${pad}${s}${pad}${ticks}`;
+  const span = `${ticks}${pad}${s}${pad}${ticks}`;
+  // Right-to-left text isolated as a whole span, outside its backquotes (isolateRightToLeft).
+  return RIGHT_TO_LEFT.test(s) ? FSI + span + PDI : span;
 }
 
 /**

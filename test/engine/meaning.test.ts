@@ -275,6 +275,57 @@ describe('meaning of fixtures', () => {
   });
 });
 
+describe('an agent that answers in other languages and locales (docs/meaning.md, "Languages and locales")', () => {
+  // Each message's baseline reply and the agent's rewording of it, keeping its facts in another
+  // locale's writing: German and French amounts, full-width and Arabic-Indic digits, a yen sign.
+  const LOCALES: Record<string, [string, string]> = {
+    de: ['Der Preis beträgt 1.500,50 €.', 'Le prix est de 1 500,50 €, TVA comprise.'],
+    ja: ['返品は30日以内です。', '返品は３０日以内です。'],
+    yen: ['価格は1,500円です。', '価格は¥1,500です。'],
+    ar: ['يمكنك الإرجاع خلال 30 يوماً.', 'يمكنك الإرجاع خلال ٣٠ يوماً.'],
+    // Asked in Arabic, and a changed number: the comment shows the message on the item's own lines.
+    'كم يوماً للإرجاع؟': ['يمكنك الإرجاع خلال 30 يوماً.', 'يمكنك الإرجاع خلال ١٤ يوماً.'],
+  };
+  const LABELS: Record<string, string> = { de: 'de', ja: 'ja', yen: 'yen', ar: 'ar', 'كم يوماً للإرجاع؟': 'ar-asked' };
+
+  it('rewordings that keep the facts are never changed in meaning, a changed number in Arabic digits is; the comment isolates the Arabic message', async () => {
+    const agent = await startAgentServer((req) => {
+      const message = String((req.json as { message?: string }).message);
+      return { json: { reply: LOCALES[message]?.[1] ?? '', route: { conversation: 'shop', stage: 'answer' }, offTrack: [], ended: false } };
+    });
+    servers.push(agent);
+    const judge = await judgeServer();
+    const messages = Object.keys(LOCALES);
+    const cwd = await project(agent.url, judge.url, { fixtures: `fixtures:\n${messages.map((m) => `  - { label: ${LABELS[m] as string}, message: "${m}" }\n`).join('')}` });
+    for (const message of messages) {
+      const label = LABELS[message] as string;
+      const b: Baseline = { label, reply: LOCALES[message]?.[0] as string, route: { conversation: 'shop', stage: 'answer' }, verdict: 'pass', acceptedAt: '2026-01-01T00:00:00.000Z', commit: null };
+      await writeFile(join(cwd, '.agent-replay', 'baselines', `${label}.json`), serializeBaseline(b));
+    }
+    const record = await ran(cwd);
+    expect(record.fixtures.map((f) => [f.label, f.drift?.meaning?.value ?? null, f.drift?.meaning?.by ?? null])).toEqual([
+      ['de', 'reworded', 'judge'],
+      ['ja', 'formatting', 'normalize'],
+      ['yen', 'reworded', 'judge'],
+      ['ar', 'formatting', 'normalize'],
+      ['ar-asked', 'changed', 'facts'],
+    ]);
+    expect(byLabel(record, 'ar-asked').drift?.meaning?.detail).toBe('numbers 30 → 14');
+    // The meaning judge was asked about the two rewordings only, never about a digit's script.
+    expect([...judge.meaningCalls].sort()).toEqual([LOCALES.de?.[1], LOCALES.yen?.[1]].sort());
+    // The comment's lines outside its fenced blocks (where each of a reply's lines is a paragraph of its own).
+    let fenced = false;
+    const arabic = renderComment(record, ctx)
+      .split('\n')
+      .filter((l) => {
+        if (l.startsWith('```')) fenced = !fenced;
+        return !fenced && !l.startsWith('```') && /[\u0600-\u06FF]/.test(l);
+      });
+    expect(arabic.length).toBeGreaterThan(0);
+    for (const line of arabic) expect(line.replace(/\u2068[^\u2069]*\u2069/g, '')).not.toMatch(/[\u0600-\u06FF]/);
+  });
+});
+
 describe('a repeated fixture whose attempt 1 replays its baseline word for word (docs/meaning.md, "Repeats")', () => {
   /** An agent whose attempt n (its session ends in -n) answers `reply(n)` to "refund". */
   async function byAttempt(reply: (n: number) => string): Promise<AgentServer> {

@@ -291,8 +291,9 @@ describe('facts: what a reply tells the user', () => {
     ['返品は３０日以内です', ['number 30']],
     ['返品は30日以内、コードSAVE10', ['number 30', 'code SAVE10']],
     ['Возврат в течение ٣٠ дней, код А-123', ['number 30', 'code А-123']],
-    ['المبلغ ١٬٠٠٠٫٥٠ درهم', ['number 1000.5']],
-    ['मूल्य ३० रुपये', ['number 30']],
+    // A currency's word in Arabic or Hindi after the number makes an amount (docs/meaning.md, "Languages and locales").
+    ['المبلغ ١٬٠٠٠٫٥٠ درهم', ['amount dirhams 1000.5']],
+    ['मूल्य ३० रुपये', ['amount rupees 30']],
   ])('%s', (text, expected) => {
     expect(facts(text)).toEqual(expected);
   });

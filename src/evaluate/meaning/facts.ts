@@ -41,8 +41,8 @@ const URL_TAIL = /[.,;:!?*_~]+$/;
 const EMAIL_SOURCE = String.raw`(?<![LN._%+-])[LN._%+-]+@[LN-]+(?:\.[LN-]+)+`;
 const TOP_LEVEL_DOMAIN = unicodePattern(String.raw`^\p{L}{2,}$`, 'u');
 
-/** Currency signs; `$` may carry a country prefix ("US$", "C$", "HK$"). */
-const SIGNS = '$€£¥₹₽₩₺₪₫₱฿';
+/** Currency signs; `$` may carry a country prefix ("US$", "C$", "HK$"). "円" is the yen as Japanese writes it after the number ("1,500円"). */
+const SIGNS = '$€£¥₹₽₩₺₪₫₱฿円';
 /**
  * ISO 4217 codes read as a currency next to a number, in capitals. Left out: codes that are also
  * common capitalised words or names ("PHP 8" is a programming language, "ALL", "TOP"); "TRY" is
@@ -64,7 +64,7 @@ const MINUS = String.raw`[\-\u2212\u2013]`;
  * letter or digit (the lookbehind): the hyphen of "$40-$50" is a range's, and "- $50" (a space
  * after it) a list's dash.
  */
-const AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013A-Z${SIGNS}0-9])(?<![LN]|[N][.,])(?:(${MINUS})?(?:([A-Z]{0,2}[${SIGNS}])[ \u00a0]?(${MINUS})?|(${CODE_ALTERNATION})(?![L])(?:[ \u00a0](${MINUS})?)?)(${NUMERAL})|(${MINUS})?(${NUMERAL})[ \u00a0]?([${SIGNS}]|(?:${CODE_ALTERNATION})(?![LN])))`;
+const AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013A-Z${SIGNS}0-9])(?<![JN]|[N][.,])(?:(${MINUS})?(?:([A-Z]{0,2}[${SIGNS}])[ \u00a0]?(${MINUS})?|(${CODE_ALTERNATION})(?![J])(?:[ \u00a0](${MINUS})?)?)(${NUMERAL})|(${MINUS})?(${NUMERAL})[ \u00a0]?([${SIGNS}]|(?:${CODE_ALTERNATION})(?![JN])))`;
 /**
  * Emphasis between an amount's sign or code and its number ("USD **120**", "$**5**", "**30** EUR",
  * "**30**€"): taken away before the facts are read, so that the amount is read as it is when the
@@ -89,7 +89,7 @@ const EMPHASIS_BEFORE_CURRENCY = new RegExp(String.raw`(\d)(?:\*{1,3}|_{1,3})(?=
  * hundredths with their word ("cents", "pence") or their "p", and the two digits alone. Compiled
  * with the `i` flag: `[A-Z]` and the words match either case.
  */
-const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![LN]|[N][.,])(${MINUS})?(${NUMERAL})([ \u00a0\-])(?:(US|UK|British|Canadian|Australian|Singapore|New[ \u00a0]Zealand|NZ|Hong[ \u00a0]Kong|HK|New[ \u00a0]Taiwan|Taiwan|Mexican|Argentine|Argentinian|Chilean|Colombian|Philippine|Uruguayan|Dominican|Cuban|Swiss|Indian|Pakistani|Japanese|Chinese|South[ \u00a0]Korean|Korean|Turkish|Italian|New[ \u00a0]Israeli|Israeli|Thai|Russian|Brazilian|Vietnamese|Polish|Swedish|Danish|Norwegian|Icelandic|South[ \u00a0]African|Emirati|UAE|Moroccan|Malaysian|Lebanese|Syrian|Egyptian|Romanian|Moldovan)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|pesos?|bucks?|cents?|pence|won|liras?|lire|shekels?|baht|roubles?|rubles?|reais|reals?|dong|z(?:l|\u0142)ot(?:ys?|e|ych)|krona|krone|kronor|kroner|kronur|rand|dirhams?|ringgits?|lei|leu)(?:[ \u00a0](sterling))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})(?:[ \u00a0](cents?|pence)|(p)(?![LN]|\.[mM]))|[ \u00a0](\d{2})(?=$|[\n.,;:!?)*_"'](?![N])))?(?![LN])`;
+const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![JN]|[N][.,])(${MINUS})?(${NUMERAL})([ \u00a0\-])(?:(US|UK|British|Canadian|Australian|Singapore|New[ \u00a0]Zealand|NZ|Hong[ \u00a0]Kong|HK|New[ \u00a0]Taiwan|Taiwan|Mexican|Argentine|Argentinian|Chilean|Colombian|Philippine|Uruguayan|Dominican|Cuban|Swiss|Indian|Pakistani|Japanese|Chinese|South[ \u00a0]Korean|Korean|Turkish|Italian|New[ \u00a0]Israeli|Israeli|Thai|Russian|Brazilian|Vietnamese|Polish|Swedish|Danish|Norwegian|Icelandic|South[ \u00a0]African|Emirati|UAE|Moroccan|Malaysian|Lebanese|Syrian|Egyptian|Romanian|Moldovan)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|pesos?|bucks?|cents?|pence|won|liras?|lire|shekels?|baht|roubles?|rubles?|reais|reals?|dong|z(?:l|\u0142)ot(?:ys?|e|ych)|krona|krone|kronor|kroner|kronur|rand|dirhams?|ringgits?|lei|leu)(?:[ \u00a0](sterling))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})(?:[ \u00a0](cents?|pence)|(p)(?![JN]|\.[mM]))|[ \u00a0](\d{2})(?=$|[\n.,;:!?)*_"'](?![N])))?(?![JN])`;
 /** What a worded amount needs: a digit, then a currency's word (a cheap test before the pattern). */
 const MAY_HAVE_WORD_AMOUNT =
   /[0-9][ \u00a0-](?:[A-Za-z]{2,11}[ \u00a0]){0,2}(?:[dD][oO][lL]|[eE][uU][rR]|[pP][oO][uU]|[yY][eE]|[yY][uU]|[rR][uU][pP]|[fF][rR][aA]|[pP][eE][sS]|[bB][uU][cC]|[cC][eE][nN]|[pP][eE][nN]|[wW][oO][nN]|[lL][iI][rR]|[sS][hH][eE]|[bB][aA][hH]|[rR][oO][uU]|[rR][uU][bB]|[rR][eE][aA]|[dD][oO][nN]|[zZ](?:[lL]|\u0142|\u0141)|[kK][rR][oO]|[rR][aA][nN]|[dD][iI][rR]|[rR][iI][nN]|[lL][eE][iIuU])/;
@@ -98,11 +98,27 @@ const MAY_HAVE_WORD_AMOUNT =
  * and "50 cents" are. The "p" is right after the number, in lower case, and no time's ("5p.m.").
  * The groups: a minus, the number, the cent sign (none: the "p").
  */
-const SMALL_CHANGE_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![LN]|[N][.,])(${MINUS})?(${NUMERAL})(?:[ \u00a0]?(\u00a2)|p)(?![LN]|\.[mM])`;
+const SMALL_CHANGE_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![JN]|[N][.,])(${MINUS})?(${NUMERAL})(?:[ \u00a0]?(\u00a2)|p)(?![JN]|\.[mM])`;
 /** What "50p" or "50¢" needs (a cheap test before the pattern). */
 const MAY_HAVE_SMALL_CHANGE = /[0-9]p|\u00a2/;
+/**
+ * A currency's word in Arabic, Hindi or Japanese right after the number, as "5 dollars" is in English
+ * (docs/meaning.md, "Languages and locales"): "١٥٠٠ ريال" (riyals), "250 ر.س" (SAR), "30 د.إ" (AED),
+ * "١٠٠ درهم" (dirhams), "٥ دنانير" (dinars), "٢٠ جنيهاً" (Egyptian or Sudanese pounds), "1,500
+ * रुपये" (rupees), "30ドル" (dollars), "25ユーロ" (EUR). An Arabic word is matched by its stem, as
+ * its endings vary ("ريالاً", "ريالات"). Read only in text that is not all ASCII, after the amounts
+ * with a sign or a code. The groups: a minus, the number, the word.
+ */
+const LOCAL_WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![JN]|[N][.,])(${MINUS})?(${NUMERAL})[ \u00a0]?(\u0631\u064a\u0627\u0644|\u0631\.\u0633|\u062f\.\u0625|\u062f\u0631\u0647\u0645|\u062f\u0631\u0627\u0647\u0645|\u062f\u064a\u0646\u0627\u0631|\u062f\u0646\u0627\u0646\u064a\u0631|\u062c\u0646\u064a\u0647|\u0930\u0941\u092a(?:\u092f|\u090f)|\u0930\u0941\.|\u30c9\u30eb|\u30e6\u30fc\u30ed)`;
+/** What LOCAL_WORD_AMOUNT_SOURCE needs besides a digit: one of its words' first letters (a cheap test before the pattern). */
+const MAY_HAVE_LOCAL_WORD_AMOUNT = /[\u0631\u062f\u062c\u0930\u30c9\u30e6]/;
+/** How each word of LOCAL_WORD_AMOUNT_SOURCE reads, by its first two characters. */
+function localWordReading(word: string): Reading {
+  return LOCAL_WORD_READINGS[word.slice(0, 2)] ?? (word.startsWith('\u062f\u0631') ? DIRHAMS : word.startsWith('\u062f\u064a') || word.startsWith('\u062f\u0646') ? DINARS : RUPEES);
+}
+
 /** "Rs. 500", "Rs 500", "Rs.500" (and "₨500", which NFKC writes "Rs500"): rupees, as "500 rupees" is. */
-const RUPEES_BEFORE_SOURCE = String.raw`(?=R)(?<![LN])Rs\.?[ \u00a0]?(${NUMERAL})(?![LN])`;
+const RUPEES_BEFORE_SOURCE = String.raw`(?=R)(?<![JN])Rs\.?[ \u00a0]?(${NUMERAL})(?![JN])`;
 /**
  * A currency's letters, read only right next to a number (docs/meaning.md, "Facts"; LETTER_READINGS
  * says what each may be): before it, "TRY 100", "R 49.99", "R1,500", "RM 50", "NIS 50" (with its
@@ -116,18 +132,19 @@ const RUPEES_BEFORE_SOURCE = String.raw`(?=R)(?<![LN])Rs\.?[ \u00a0]?(${NUMERAL}
  * minus, the letters, a minus after a space, a minus right after them, the number; or a minus, the
  * number, the letters.
  */
-const LETTER_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013TRkK0-9]|NIS)(?<![LN]|[N][.,])(?:(${MINUS})?(TRY|RM|Rp\.?|R|NIS(?=[ \u00a0])|[kK]r\.?|KR|K\u010d)(?:[ \u00a0](${MINUS})?|([\u2212\u2013]))?(${NUMERAL})(?![LN]|-[LN]|[.,][N])|(${MINUS})?(${NUMERAL})(?:,-)?[ \u00a0]?(TRY|NIS|[kK]r|KR|z\u0142|zl|Z\u0141|K\u010d|Ft)(?![LN]))`;
+const LETTER_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013TRkK0-9]|NIS)(?<![JN]|[N][.,])(?:(${MINUS})?(TRY|RM|Rp\.?|R|NIS(?=[ \u00a0])|[kK]r\.?|KR|K\u010d)(?:[ \u00a0](${MINUS})?|([\u2212\u2013]))?(${NUMERAL})(?![JN]|-[JN]|[.,][N])|(${MINUS})?(${NUMERAL})(?:,-)?[ \u00a0]?(TRY|NIS|[kK]r|KR|z\u0142|zl|Z\u0141|K\u010d|Ft)(?![JN]))`;
 /** What LETTER_AMOUNT_SOURCE needs: the letters, then a number, or a number, then the letters (a cheap test before the pattern). */
 const MAY_HAVE_LETTER_AMOUNT = /(?:TRY|R[Mp]?\.?|NIS|[kK][rR]\.?|K\u010d)(?:[ \u00a0][-\u2212\u2013]?|[\u2212\u2013])?[0-9]|[0-9](?:,-)?[ \u00a0]?(?:TRY|NIS|[kK][rR]|z\u0142|zl|Z\u0141|K\u010d|Ft)/;
 /**
  * Digit groups with plain spaces between them right before a mark written after the number in a
  * language that separates thousands with a space ("1 234,50 Kč", "12 500 Ft", "1 500 kr", "2 000
- * zł", "1 500 lei"): one number. Elsewhere a plain space separates numbers ("2 500g"). Starts only
+ * zł", "1 500 lei"), or before a currency's sign or code written after it, as French writes an
+ * amount ("1 500,50 €", "1 500,50 EUR", "1 500 $"): one number. Elsewhere a plain space separates numbers ("2 500g"). Starts only
  * at a run's first group (the lookbehind), so a long run is scanned once.
  */
-const SPACED_THOUSANDS_SOURCE = String.raw`(?<![N.,]|[N] )([N]{1,3})((?: [N]{3})+)(?=(?:,[N]{1,2})?[ \u00a0]?(?:K\u010d|Ft|z\u0142|zl|Z\u0141|[kK]r|KR|[lL]e[iu])(?![L]))`;
+const SPACED_THOUSANDS_SOURCE = String.raw`(?<![N.,]|[N] )([N]{1,3})((?: [N]{3})+)(?=(?:,[N]{1,2})?(?:[ \u00a0]?(?:K\u010d|Ft|z\u0142|zl|Z\u0141|[kK]r|KR|(?:l|L)e[iu])(?![J])|[ \u00a0]?[${SIGNS}]|[ \u00a0](?:${CODE_ALTERNATION})(?![J])))`;
 /** What SPACED_THOUSANDS_SOURCE needs (a cheap test before the pattern). */
-const MAY_HAVE_SPACED_THOUSANDS = /[0-9] [0-9]{3}(?:,[0-9]{1,2})?[ \u00a0]?(?:K\u010d|Ft|z[l\u0142]|Z\u0141|[kK][rR]|[lL]e[iu])/;
+const MAY_HAVE_SPACED_THOUSANDS = new RegExp(String.raw`[0-9] [0-9]{3}(?:,[0-9]{1,2})?[ \u00a0]?(?:K\u010d|Ft|z[l\u0142]|Z\u0141|[kK][rR]|[lL]e[iu]|[${SIGNS}]|[A-Z]{3})`);
 
 /**
  * How a currency's word or sign reads (docs/meaning.md, "Facts"): the currencies it may be
@@ -140,16 +157,25 @@ interface Reading {
   label: string;
   number?: true;
   cents?: true;
-  /**
-   * Written where a point separates thousands and a comma is the decimal one (Czech, Hungarian,
-   * Romanian, Indonesian, Polish, Scandinavian): "12.500 Ft" is HUF 12500, or HUF 12.500 as the
-   * code's "HUF 12.500" is kept as written (numbersOf), and may be either.
-   */
-  points?: true;
 }
 
 const one = (code: string): Reading => ({ codes: [code], label: code });
+/** A plain number that may be two numbers: "1.500" (severalFact). */
+const NUMBER: Reading = { codes: [], label: '', number: true };
+/** One Reading for each code an amount is written with, so that readingFact keeps its facts ("EUR 1.500"). */
+const codeReadings = new Map<string, Reading>();
+function codeReading(code: string): Reading {
+  let reading = codeReadings.get(code);
+  if (reading === undefined) codeReadings.set(code, (reading = one(code)));
+  return reading;
+}
 const RUPEES: Reading = { codes: ['INR', 'PKR', 'LKR', 'NPR'], label: 'rupees' };
+/** "dirhams" alone and "درهم": the dirham of the Emirates or of Morocco. */
+const DIRHAMS: Reading = { codes: ['AED', 'MAD'], label: 'dirhams' };
+/** "ريال": the riyal of Saudi Arabia, Qatar, Oman or Yemen (a rial of Iran is "ریال", another letter). */
+const RIYALS: Reading = { codes: ['SAR', 'QAR', 'OMR', 'YER'], label: 'riyals' };
+/** "دينار": a dinar of Kuwait, Bahrain, Jordan, Iraq, Libya, Tunisia or Algeria. */
+const DINARS: Reading = { codes: ['KWD', 'BHD', 'JOD', 'IQD', 'LYD', 'TND', 'DZD'], label: 'dinars' };
 const FRANCS: Reading = { codes: ['CHF', 'XOF', 'XAF'], label: 'francs' };
 const PESOS: Reading = { codes: ['MXN', 'ARS', 'CLP', 'COP', 'PHP', 'UYU', 'DOP', 'CUP'], label: 'pesos' };
 const POUNDS: Reading = { codes: ['GBP'], label: 'GBP', number: true };
@@ -180,7 +206,7 @@ const WON: Reading = { codes: ['KRW'], label: 'KRW', number: true };
  */
 const LIRA: Reading = { codes: ['TRY', 'ITL'], label: 'lira' };
 /** "lei" (and "leu", one of them): the Romanian or the Moldovan leu. */
-const LEI: Reading = { codes: ['RON', 'MDL'], label: 'lei', points: true };
+const LEI: Reading = { codes: ['RON', 'MDL'], label: 'lei' };
 /** "kroner" and "krone" alone: the Danish or the Norwegian krone. */
 const KRONER: Reading = { codes: ['DKK', 'NOK'], label: 'kroner' };
 /**
@@ -216,7 +242,7 @@ const WORD_CURRENCIES: Record<string, Record<string, Reading>> = {
   krone: { '': KRONER, danish: one('DKK'), norwegian: one('NOK') },
   kroner: { '': KRONER, danish: one('DKK'), norwegian: one('NOK') },
   rand: { '': one('ZAR'), 'south african': one('ZAR') },
-  dirham: { '': { codes: ['AED', 'MAD'], label: 'dirhams' }, emirati: one('AED'), uae: one('AED'), moroccan: one('MAD') },
+  dirham: { '': DIRHAMS, emirati: one('AED'), uae: one('AED'), moroccan: one('MAD') },
   ringgit: { '': one('MYR'), malaysian: one('MYR') },
   lei: { '': LEI, romanian: one('RON'), moldovan: one('MDL') },
   leu: { '': LEI, romanian: one('RON'), moldovan: one('MDL') },
@@ -275,7 +301,7 @@ const READING_FACTS_KEPT = 1024;
 
 /** The fact of `amount` (canonical, with its minus) read as `reading`: one fact, or one that may be several. */
 function readingFact(reading: Reading, amount: string): Fact {
-  if (reading.number !== true && reading.codes.length === 1 && !(reading.points === true && POINT_THOUSANDS.test(amount.startsWith('-') ? amount.slice(1) : amount))) {
+  if (reading.number !== true && reading.codes.length === 1 && !POINT_THOUSANDS.test(amount.startsWith('-') ? amount.slice(1) : amount)) {
     return { kind: 'amount', value: `${reading.label} ${amount}` };
   }
   let kept = readingFacts.get(reading);
@@ -296,13 +322,17 @@ function readingFact(reading: Reading, amount: string): Fact {
 function severalFact(reading: Reading, amount: string): Fact {
   const sign = amount.startsWith('-') ? '-' : '';
   const money = reading.cents === true ? centsValue(amount.slice(sign.length)) : amount.slice(sign.length);
-  // "12.500 Ft": HUF 12.500 as written, or HUF 12500 (Reading.points).
-  const values = money !== undefined && reading.points === true && POINT_THOUSANDS.test(money) ? [money, money.replace('.', '')] : [money];
+  // "1.500" (one point before three last digits) is 1500 where a point separates thousands, or as
+  // written, 1.5 in English, compared as written: it may be either, never 1.5 ("1,5"), so a reply
+  // that writes it "1500" or "1,500" is left to the meaning judge (docs/meaning.md, "Languages and locales").
+  const points = POINT_THOUSANDS.test(amount.slice(sign.length));
+  const values = money !== undefined && POINT_THOUSANDS.test(money) ? [money, money.replace('.', '')] : [money];
   const amounts = (): Fact[] => reading.codes.flatMap((c) => values.map((v): Fact => ({ kind: 'amount', value: `${c} ${sign}${v as string}` })));
   if (reading.number === true) {
     const number: Fact = { kind: 'number', value: amount };
-    if (money === undefined) return number;
-    return { kind: 'number', value: amount, may: [number, ...amounts()] };
+    const numbers: Fact[] = points ? [number, { kind: 'number', value: amount.replace('.', '') }] : [number];
+    if (money === undefined) return points ? { kind: 'number', value: amount, may: numbers } : number;
+    return { kind: 'number', value: amount, may: [...numbers, ...amounts()] };
   }
   return { kind: 'amount', value: `${reading.label} ${amount}`, may: amounts() };
 }
@@ -314,10 +344,9 @@ function severalFact(reading: Reading, amount: string): Fact {
  * directive ("NIS 2"), "Ft" the feet of a title ("a 10 Ft Ladder"). "kr", "Kr" and "KR" (the
  * Scandinavian krona and krone), "zł", "zl" and "ZŁ" (the złoty), "Kč" (the koruna) and "Rp" (the
  * rupiah) are no word, but before a number "Kr" and "KR" may be a name (LETTER_READINGS_BEFORE).
- * Written where a point separates thousands: `points`.
  */
-const KR: Reading = { codes: ['SEK', 'NOK', 'DKK', 'ISK'], label: 'kr', points: true };
-const PLN: Reading = { codes: ['PLN'], label: 'PLN', points: true };
+const KR: Reading = { codes: ['SEK', 'NOK', 'DKK', 'ISK'], label: 'kr' };
+const PLN: Reading = { codes: ['PLN'], label: 'PLN' };
 const LETTER_READINGS: Record<string, Reading> = {
   TRY: { codes: ['TRY'], label: 'TRY', number: true },
   R: { codes: ['ZAR'], label: 'ZAR', number: true },
@@ -329,10 +358,10 @@ const LETTER_READINGS: Record<string, Reading> = {
   'z\u0142': PLN,
   zl: PLN,
   'Z\u0141': PLN,
-  'K\u010d': { codes: ['CZK'], label: 'CZK', points: true },
-  Rp: { codes: ['IDR'], label: 'IDR', points: true },
+  'K\u010d': { codes: ['CZK'], label: 'CZK' },
+  Rp: { codes: ['IDR'], label: 'IDR' },
   // "10 Ft" may be ten feet, written as a title writes it.
-  Ft: { codes: ['HUF'], label: 'HUF', number: true, points: true },
+  Ft: { codes: ['HUF'], label: 'HUF', number: true },
 };
 /**
  * The letters that are a word or a name too before a number, though not after it: "KR 1" is a key
@@ -342,19 +371,32 @@ const LETTER_READINGS_BEFORE: Record<string, Reading> = { Kr: { ...KR, number: t
 
 /** A sign's currency where it is not ambiguous ("US$", "A$", "MX$"; "$", "¥" and "C$" are: AMBIGUOUS_SIGNS). */
 const SIGN_CODES: Record<string, string> = {
-  US$: 'USD', '€': 'EUR', '£': 'GBP', '₹': 'INR', '₽': 'RUB', '₩': 'KRW', '₺': 'TRY', '₪': 'ILS', '₫': 'VND', '₱': 'PHP', '฿': 'THB', RMB: 'CNY',
+  US$: 'USD', '円': 'JPY', '€': 'EUR', '£': 'GBP', '₹': 'INR', '₽': 'RUB', '₩': 'KRW', '₺': 'TRY', '₪': 'ILS', '₫': 'VND', '₱': 'PHP', '฿': 'THB', RMB: 'CNY',
   A$: 'AUD', AU$: 'AUD', CA$: 'CAD', NZ$: 'NZD', HK$: 'HKD', S$: 'SGD', MX$: 'MXN', R$: 'BRL', NT$: 'TWD', 'JP¥': 'JPY', 'CN¥': 'CNY',
 };
 /**
  * A sign that names several currencies: read as any of them ("¥100" is JPY 100 or CNY 100; "C$" is a
  * Canadian dollar or a córdoba; "$" any dollar or a peso).
  */
+/**
+ * LOCAL_WORD_AMOUNT_SOURCE's words by their first two characters (the others: localWordReading):
+ * "جنيه" is the pound of Egypt or Sudan, never GBP alone ("جنيه إسترليني" would say sterling).
+ */
+const LOCAL_WORD_READINGS: Record<string, Reading> = {
+  '\u0631\u064a': RIYALS,
+  '\u0631.': one('SAR'),
+  '\u062f.': one('AED'),
+  '\u062c\u0646': { codes: ['EGP', 'SDG'], label: 'junaih' },
+  '\u30c9\u30eb': DOLLAR_WORD,
+  '\u30e6\u30fc': one('EUR'),
+};
+
 const AMBIGUOUS_SIGNS: Record<string, Reading> = { $: DOLLAR_SIGN, '¥': { codes: ['JPY', 'CNY'], label: '¥' }, C$: { codes: ['CAD', 'NIO'], label: 'C$' } };
 
 /** A 12-hour time: "6pm", "6 p.m.", "12:30 AM". */
-const TIME_12_SOURCE = String.raw`(?=\d)(?<![LN:.,])(\d{1,2})(?::([0-5]\d)(?::([0-5]\d))?)?[ \u00a0]?([aApP])\.?[mM]\.?(?![LN])`;
+const TIME_12_SOURCE = String.raw`(?=\d)(?<![JN:.,])(\d{1,2})(?::([0-5]\d)(?::([0-5]\d))?)?[ \u00a0]?([aApP])\.?[mM]\.?(?![JN])`;
 /** A 24-hour time: "18:00", "9:05", "23:59:30". */
-const TIME_24_SOURCE = String.raw`(?=\d)(?<![LN:.,])(\d{1,2}):([0-5]\d)(?::([0-5]\d))?(?![N:])`;
+const TIME_24_SOURCE = String.raw`(?=\d)(?<![JN:.,])(\d{1,2}):([0-5]\d)(?::([0-5]\d))?(?![N:])`;
 
 interface Patterns {
   email: RegExp;
@@ -366,18 +408,23 @@ interface Patterns {
   letterAmount: RegExp;
   smallChange: RegExp;
   spacedThousands: RegExp;
+  localWordAmount: RegExp;
 }
 
 /**
  * The patterns, compiled once in two forms: for any text (Unicode letter and script classes) and
  * for text that is all ASCII (plain ranges, several times faster), where both forms match the same.
- * In the sources' character classes, `L` stands for a letter and `N` for a digit.
+ * In the sources' character classes, `L` stands for a letter, `N` for a digit and `J` for a letter that
+ * joins a token (see compile's `J`).
  */
 function compile(ascii: boolean): Patterns {
-  const classes = ascii ? { L: 'A-Za-z', N: '0-9' } : { L: String.raw`\p{L}`, N: String.raw`\p{N}` };
+  // `J`: a letter that joins a number to a word or a code, so that no amount or time starts or ends
+  // beside it ("REF30€" is a code): Latin, Greek and Cyrillic, as a code's letters are. The letters
+  // of scripts written without spaces (価格は¥1,500です) and of the other scripts separate.
+  const classes = ascii ? { L: 'A-Za-z', N: '0-9', J: 'A-Za-z' } : { L: String.raw`\p{L}`, N: String.raw`\p{N}`, J: UNICODE_CODE_LETTER.slice(1, -1) };
   // The ASCII forms without the `u` flag: on ASCII text they match the same, and run faster.
-  const make = (source: string, flags = ''): RegExp => new RegExp(source.replace(/\[([^\]]*)\]/g, (_m, inner: string) => `[${inner.replace(/[LN]/g, (c) => classes[c as 'L' | 'N'])}]`), (ascii ? 'g' : 'gu') + flags);
-  return { email: make(EMAIL_SOURCE), amount: make(AMOUNT_SOURCE), time12: make(TIME_12_SOURCE), time24: make(TIME_24_SOURCE), wordAmount: make(WORD_AMOUNT_SOURCE, 'i'), rupeesBefore: make(RUPEES_BEFORE_SOURCE), letterAmount: make(LETTER_AMOUNT_SOURCE), smallChange: make(SMALL_CHANGE_SOURCE), spacedThousands: make(SPACED_THOUSANDS_SOURCE) };
+  const make = (source: string, flags = ''): RegExp => new RegExp(source.replace(/\[([^\]]*)\]/g, (_m, inner: string) => `[${inner.replace(/[LNJ]/g, (c) => classes[c as 'L' | 'N' | 'J'])}]`), (ascii ? 'g' : 'gu') + flags);
+  return { email: make(EMAIL_SOURCE), amount: make(AMOUNT_SOURCE), time12: make(TIME_12_SOURCE), time24: make(TIME_24_SOURCE), wordAmount: make(WORD_AMOUNT_SOURCE, 'i'), rupeesBefore: make(RUPEES_BEFORE_SOURCE), letterAmount: make(LETTER_AMOUNT_SOURCE), smallChange: make(SMALL_CHANGE_SOURCE), spacedThousands: make(SPACED_THOUSANDS_SOURCE), localWordAmount: make(LOCAL_WORD_AMOUNT_SOURCE) };
 }
 
 // Compiled on first use, not when the module loads: a command that never reads facts should not
@@ -416,6 +463,10 @@ const POINT_THOUSANDS = /^[1-9]\d{0,2}\.\d{3}$/;
 /** A whole number without leading zeros. */
 const WHOLE = /^(?:[1-9][0-9]*|0)$/;
 const DECIMAL_COMMA = /^\d+,\d{1,2}$/;
+/** India's digit grouping: groups of two digits, then the last three ("1,50,000" is 150000, "1,00,00,000" 10000000). */
+const INDIAN_GROUPS = /^\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d+)?$/;
+/** Points between groups of three digits, then a decimal comma: "1.500,50", "1.234.567,8". */
+const POINT_THOUSANDS_DECIMAL_COMMA = /^\d{1,3}(?:\.\d{3})+,\d{1,2}$/;
 
 // --- Canonical values ------------------------------------------------------------------------
 
@@ -429,8 +480,9 @@ function canonicalDecimal(integer: string, fraction: string): string {
 /**
  * The numbers a numeral says: "1,000.00" is 1000 (a comma before groups of three digits separates
  * thousands), "7.50" is 7.5, "30,5" is 30.5 (a comma before one or two last digits is a decimal
- * comma), "1.500" is itself (1500 or 1.5, by the language: compared as written); anything else
- * ("1.2.3", "1.000,50") is its digit groups, each a number.
+ * comma), "1.500" is itself (1500 or 1.5, by the language: compared as written), "1.500,50" is 1500.5
+ * (points between groups before a decimal comma), "1,50,000" is 150000 (India's grouping); anything else ("1.2.3", "1.234.567") is its digit
+ * groups, each a number.
  */
 export function numbersOf(numeral: string): string[] {
   // The most common numeral, a whole number without leading zeros, is itself.
@@ -448,6 +500,17 @@ export function numbersOf(numeral: string): string[] {
   if (DECIMAL_COMMA.test(numeral)) {
     const [int, frac = ''] = numeral.split(',');
     return [canonicalDecimal(int as string, frac)];
+  }
+  // "1.500,50": points between groups of three digits, then a decimal comma, as German writes it; no
+  // other language reads it otherwise, so it is one number, 1500.5 (docs/meaning.md, "Languages and locales").
+  // "1,50,000": India's grouping (lakhs, crores), groups of two digits before the last three; read no other way.
+  if (INDIAN_GROUPS.test(numeral)) {
+    const [int = '', frac = ''] = numeral.replace(/,/g, '').split('.');
+    return [canonicalDecimal(int, frac)];
+  }
+  if (POINT_THOUSANDS_DECIMAL_COMMA.test(numeral)) {
+    const [int = '', frac = ''] = numeral.replace(/\./g, '').split(',');
+    return [canonicalDecimal(int, frac)];
   }
   return numeral.split(/[.,]/).map((group) => canonicalDecimal(group, ''));
 }
@@ -584,7 +647,9 @@ export function factsOf(reply: string): Fact[] {
       // The sign is part of the amount (docs/meaning.md, "Facts"): "-$50" is not "$50". A zero has none.
       const minus = (s1 ?? s2 ?? s3 ?? s4) !== undefined && /[1-9]/.test(amount) ? '-' : '';
       const ambiguous = AMBIGUOUS_SIGNS[currency];
-      out.push(ambiguous === undefined ? { kind: 'amount', value: `${SIGN_CODES[currency] ?? currency} ${minus}${amount}` } : readingFact(ambiguous, `${minus}${amount}`));
+      const iso = SIGN_CODES[currency] ?? currency;
+      // "1.500 €" may be EUR 1500 or, as written, EUR 1.500 (severalFact).
+      out.push(ambiguous !== undefined ? readingFact(ambiguous, `${minus}${amount}`) : POINT_THOUSANDS.test(amount) ? readingFact(codeReading(iso), `${minus}${amount}`) : { kind: 'amount', value: `${iso} ${minus}${amount}` });
       for (const n of rest) out.push({ kind: 'number', value: n });
       return blank(raw.length);
     });
@@ -629,6 +694,14 @@ export function factsOf(reply: string): Fact[] {
     text = text.replace(patterns.rupeesBefore, (raw: string, numeral: string) => {
       const [amount = '', ...rest] = amountNumbersOf(numeral);
       out.push(readingFact(RUPEES, amount));
+      for (const n of rest) out.push({ kind: 'number', value: n });
+      return blank(raw.length);
+    });
+  }
+  if (!ascii && MAY_HAVE_LOCAL_WORD_AMOUNT.test(text)) {
+    text = text.replace(patterns.localWordAmount, (raw: string, sign: string | undefined, numeral: string, word: string) => {
+      const [amount = '', ...rest] = amountNumbersOf(numeral);
+      out.push(readingFact(localWordReading(word), `${sign !== undefined && /[1-9]/.test(amount) ? '-' : ''}${amount}`));
       for (const n of rest) out.push({ kind: 'number', value: n });
       return blank(raw.length);
     });
@@ -746,7 +819,9 @@ function pushNumbers(numeral: string, signed: boolean, out: Fact[]): void {
   const values = numbersOf(numeral);
   for (let i = 0; i < values.length; i++) {
     const n = values[i] as string;
-    out.push({ kind: 'number', value: signed && i === 0 && /[1-9]/.test(n) ? `-${n}` : n });
+    const value = signed && i === 0 && /[1-9]/.test(n) ? `-${n}` : n;
+    // "1.500" may be 1500 or, as written, 1.5 in English (severalFact).
+    out.push(values.length === 1 && n.includes('.') && POINT_THOUSANDS.test(n) ? readingFact(NUMBER, value) : { kind: 'number', value });
   }
 }
 

@@ -1,0 +1,62 @@
+// Right-to-left text in the comment (docs/meaning.md, "Languages and locales"): a reply, a judge's
+// difference or a fixture's name in Arabic or Hebrew, or with a right-to-left mark, is isolated
+// (U+2068 ... U+2069), so that it cannot turn the line's direction nor move the comment's own words
+// and numbers beside it; the text's own bidi controls are dropped, so none can end the isolate early.
+import { describe, expect, it } from 'vitest';
+import { codeSpan, escapeInline, renderComment } from '../../src/report/index.js';
+import { escapeHtmlInline } from '../../src/report/escape.js';
+import { ctx, run } from './fixtures.js';
+import { differing } from './meaning-fixtures.js';
+
+const FSI = '\u2068';
+const PDI = '\u2069';
+/** Characters of right-to-left scripts and the right-to-left marks. */
+const RTL = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFE\u200F\u061C]/;
+
+/** `line` without what its isolates hold: what the line's own direction is read from. */
+function outsideIsolates(line: string): string {
+  let out = '';
+  let depth = 0;
+  for (const ch of line) {
+    if (ch === FSI || ch === '\u2066' || ch === '\u2067') depth++;
+    else if (ch === PDI) depth = Math.max(0, depth - 1);
+    else if (depth === 0) out += ch;
+  }
+  return out;
+}
+
+describe('right-to-left text in inline markdown and HTML', () => {
+  it('isolates each right-to-left run, and leaves left-to-right text as it is', () => {
+    expect(escapeInline('plain text 30')).toBe('plain text 30');
+    expect(escapeInline('يقول ١٤ يوماً')).toBe(`${FSI}يقول ١٤ يوماً${PDI}`);
+    // Each run apart: the English words between them stay outside, in the line's order.
+    expect(escapeInline('says "مرحبا" where the baseline said "أهلا"')).toBe(`says "${FSI}مرحبا${PDI}" where the baseline said "${FSI}أهلا${PDI}"`);
+    // Digits inside a run are the run's; after it, before a word of ours, they are ours.
+    expect(escapeHtmlInline('خلال 30 يوماً · pass 3/5')).toBe(`${FSI}خلال 30 يوماً${PDI} · pass 3/5`);
+    // At the text's end, what follows the run is the text's own.
+    expect(escapeInline('changed خلال 30')).toBe(`changed ${FSI}خلال 30${PDI}`);
+    expect(codeSpan('شحن-سريع')).toBe(`${FSI}\`شحن-سريع\`${PDI}`);
+  });
+
+  it("drops the text's own isolates and overrides, so that none closes the isolate early; a right-to-left mark is isolated too", () => {
+    expect(escapeInline(`שלום${PDI}\u202e evil`)).toBe(`${FSI}שלום${PDI} evil`);
+    expect(escapeInline('\u200fname')).toBe(`${FSI}\u200f${PDI}name`);
+  });
+
+  it("no line of the comment has right-to-left text outside an isolate: the line's words keep their order", () => {
+    const r = run([
+      differing('استرداد-المبلغ', 'يمكنك الإرجاع خلال ٣٠ يوماً.', 'يمكنك الإرجاع خلال ١٤ يوماً.', { value: 'changed', by: 'judge', detail: 'يقول ١٤ يوماً بدلاً من ٣٠\u202e', score: 0.2 }),
+      differing('\u200frefund', 'Refunds within 30 days.', 'Refunds within 30 days, always.', { value: 'changed', by: 'judge', detail: `נאמר${PDI} 3`, score: 0.4 }),
+    ]);
+    const md = renderComment(r, ctx);
+    // Every line outside the fenced blocks (a reply's lines there are each a paragraph of their own).
+    let fenced = false;
+    const checked = md.split('\n').filter((l) => {
+      if (l.startsWith('```')) fenced = !fenced;
+      return !fenced && !l.startsWith('```') && RTL.test(l);
+    });
+    expect(checked.length).toBeGreaterThanOrEqual(3);
+    for (const line of checked) expect([line, RTL.test(outsideIsolates(line))]).toEqual([line, false]);
+    expect(md).not.toContain('\u202e');
+  });
+});
