@@ -4,7 +4,7 @@
 
 import type { ConfigIssue } from './issues.js';
 import { quote } from './issues.js';
-import type { PathSegment, SourceFile } from './yaml/index.js';
+import type { PathSegment, Position, SourceFile } from './yaml/index.js';
 import { shownJson } from '../words.js';
 
 /** How a user turn (or a simulated user's text) is named and rewritten: `message: "..."`, or a list item's `- "..."`. */
@@ -102,6 +102,22 @@ function commentCutWarning(file: TrapFile, base: PathSegment[], key: PathSegment
   return null;
 }
 
+/** The comment alone written after `lead` (a key's `message:`, an item's `-`) at `at` (`# ask about refunds`), or null. */
+function commentAlone(file: TrapFile, at: Position | null, lead: string): string | null {
+  const lines = file.lines();
+  if (lines === null || at === null || at.line === null || at.column === null) return null;
+  const written = (lines[at.line - 1] ?? '').replace(/\r$/, '').slice(at.column - 1);
+  return written.startsWith(lead) ? (/^[ \t]+(#.*?)[ \t]*$/.exec(written.slice(lead.length))?.[1] ?? null) : null;
+}
+
+/**
+ * `- # a refund fixture`: the comment alone YAML read after the "-" of the list item at `path` (an
+ * empty fixture or script, commented out but for its "-"), or null.
+ */
+export function commentOnlyItem(file: TrapFile, path: PathSegment[]): string | null {
+  return file.lines() === null ? null : commentAlone(file, file.src.valueAt(path), '-');
+}
+
 /**
  * `message: #5521 where is it?`, `- # ask about refunds`: YAML reads the whole value (of a key, or
  * of a list item after its "-") as a comment, and the value as empty. The schema's error at the key
@@ -110,20 +126,14 @@ function commentCutWarning(file: TrapFile, base: PathSegment[], key: PathSegment
  * is looked at. `name`: how an item is named (`follow-up #1`); a key is named by itself.
  */
 export function commentOnlyFix(file: TrapFile, base: PathSegment[], key: PathSegment, value: unknown, issues: ConfigIssue[], name = String(key)): void {
-  if (value !== null) return;
-  const lines = file.lines();
-  if (lines === null) return;
+  if (value !== null || file.lines() === null) return;
   const { src } = file;
   const item = typeof key === 'number';
   const at = item ? src.valueAt([...base, key]) : src.keyAt(base, key);
-  if (at === null || at.line === null || at.column === null) return;
-  // What follows the key's colon or the item's "-": a comment alone.
   const lead = item ? '-' : `${key}:`;
-  const written = (lines[at.line - 1] ?? '').replace(/\r$/, '').slice(at.column - 1);
-  const comment = written.startsWith(lead) ? /^[ \t]+(#.*?)[ \t]*$/.exec(written.slice(lead.length))?.[1] : undefined;
-  if (comment === undefined) return;
-  const issue = issues.find((i) => i.file === src.file && i.line === at.line && i.column === at.column);
-  if (issue === undefined) return;
+  const comment = commentAlone(file, at, lead);
+  const issue = comment === null || at === null ? undefined : issues.find((i) => i.file === src.file && i.line === at.line && i.column === at.column);
+  if (comment === null || issue === undefined) return;
   issue.fix = item
     ? `YAML reads ${quote(comment)} after the "-" as a comment, so ${name} is empty: quote it if it is the text (${listItem(comment)}), or remove the item`
     : `YAML reads ${quote(comment)} after "${lead}" as a comment, so ${name} is empty: quote it if it is the text (${keyed(name)(comment)})`;

@@ -116,6 +116,19 @@ describe('a user turn cut at " #"', () => {
     expect(r.suite?.personas.find((p) => p.label === 'g')?.user).toEqual({ goal: 'get a refund for order', instructions: 'be brief', maxTurns: 3 });
   });
 
+  it('tells a fixture or a persona script commented out but for its "-" why it is empty: remove the item', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n  - # label: refund, message: hi\n  - label: b\n    message: hi\n  -\n',
+      [`${P}/p.yml`]: 'personas:\n  -    # the refund script, for later\n',
+    });
+    expect(said(r.errors)).toEqual([
+      `${F}/a.yml:2:3: fixture #1 must be a mapping with label and message, found an empty value (null) | YAML reads "# label: refund, message: hi" after the "-" as a comment, so fixture #1 is empty: remove the item, or write it as { label: my-fixture, message: "..." }`,
+      // Nothing after its "-": nothing was written, and the fix is to write it.
+      `${F}/a.yml:5:3: fixture #3 must be a mapping with label and message, found an empty value (null) | write it as { label: my-fixture, message: "..." }`,
+      `${P}/p.yml:2:3: persona script #1 must be a mapping with label, opening and expect, found an empty value (null) | YAML reads "# the refund script, for later" after the "-" as a comment, so persona script #1 is empty: remove the item, or write it as { label: my-script, opening: "...", expect: { ... } }`,
+    ]);
+  });
+
   it('keeps the anchor and the tag written before a cut message in both fixes', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    message: &q Where is #5?\n  - label: b\n    message: *q\n  - label: c\n    message: !!str &t Order #6\n',
