@@ -77,7 +77,8 @@ function commentCutWarning(file: TrapFile, base: PathSegment[], key: PathSegment
   for (let n = pos.line - 1, from = pos.column - 1; n < lines.length; n += 1, from = 0) {
     const line = (lines[n] as string).replace(/\r$/, '');
     const hash = commentAt(line, from);
-    const piece = (hash === -1 ? line.slice(from) : line.slice(from, hash)).trim();
+    // Its spaces as `meant` has them: a tab inside the text (`refund\tfor`) is one space there too.
+    const piece = (hash === -1 ? line.slice(from) : line.slice(from, hash)).trim().replace(/\s+/g, ' ');
     // A comment on a line of its own ends the value, and is one.
     if (piece === '') return null;
     seen = seen === '' ? piece : `${seen} ${piece}`;

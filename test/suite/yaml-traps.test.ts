@@ -105,15 +105,16 @@ describe('a user turn cut at " #"', () => {
 
   it("says a simulated user's goal and instructions cut at a \" #\", as the simulator is given them", async () => {
     const r = await load({
-      [`${P}/g.yml`]: 'label: g\nuser:\n  goal: get a refund for order #5521\n  instructions: be brief #short\n  maxTurns: 3\nexpect:\n  terminal: finish\n',
+      [`${P}/g.yml`]: 'label: g\nuser:\n  goal: get a refund for order #5521\n  instructions: be\tbrief #short\n  maxTurns: 3\nexpect:\n  terminal: finish\n',
       [`${P}/ok.yml`]: 'label: ok\nuser:\n  goal: "get a refund for order #5521"   # quoted: kept\n  # a comment of its own\n  instructions: be brief\n  maxTurns: 3\nexpect:\n  terminal: finish\n',
     });
     expect(r.errors).toEqual([]);
     expect(said(r.warnings.filter((w) => w.line !== 1))).toEqual([
       `${P}/g.yml:3:32: persona script "g": user.goal on line 3 ends before "#5521": YAML reads a # after a space and the rest of the line as a comment, so the simulator is given the goal "get a refund for order" | quote user.goal if # is part of it (goal: "get a refund for order #5521"); if "#5521" is a comment, put it on a line of its own, or after user.goal in quotes (goal: "get a refund for order" #5521)`,
-      `${P}/g.yml:4:26: persona script "g": user.instructions on line 4 ends before "#short": YAML reads a # after a space and the rest of the line as a comment, so the simulator is given the instructions "be brief" | quote user.instructions if # is part of it (instructions: "be brief #short"); if "#short" is a comment, put it on a line of its own, or after user.instructions in quotes (instructions: "be brief" #short)`,
+      `${P}/g.yml:4:26: persona script "g": user.instructions on line 4 ends before "#short": YAML reads a # after a space and the rest of the line as a comment, so the simulator is given the instructions "be\\tbrief" | quote user.instructions if # is part of it (instructions: "be\\tbrief #short"); if "#short" is a comment, put it on a line of its own, or after user.instructions in quotes (instructions: "be\\tbrief" #short)`,
     ]);
-    expect(r.suite?.personas.find((p) => p.label === 'g')?.user).toEqual({ goal: 'get a refund for order', instructions: 'be brief', maxTurns: 3 });
+    // A tab inside the text is kept, and the cut still said.
+    expect(r.suite?.personas.find((p) => p.label === 'g')?.user).toEqual({ goal: 'get a refund for order', instructions: 'be\tbrief', maxTurns: 3 });
   });
 
   it('tells a fixture or a persona script commented out but for its "-" why it is empty: remove the item', async () => {
