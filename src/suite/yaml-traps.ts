@@ -3,7 +3,7 @@
 // is a warning: the file is read as YAML reads it, and the warning says what was read and the fix.
 
 import type { ConfigIssue } from './issues.js';
-import { quote } from './issues.js';
+import { lineOf, quote } from './issues.js';
 import type { PathSegment, Position, SourceFile } from './yaml/index.js';
 import { shownJson } from '../words.js';
 
@@ -151,7 +151,7 @@ function curlyQuoted(value: string): boolean {
 /**
  * `contains: “30 days”`: curly quotes around a value are part of its text (YAML quotes with " and '
  * only), so the check looks for them in the reply, or the agent is sent them. Checked on the value
- * as read; the file's text is read only for the position of a value that has them.
+ * as read; the file's text is read only for the position (and the line) of a value that has them.
  */
 function curlyQuotesWarning(
   src: SourceFile,
@@ -162,14 +162,16 @@ function curlyQuotesWarning(
   name: string,
   /** What the quotes then do: `the check looks for them in the reply`. */
   effect: string,
-  /** The value written with straight quotes: `contains: "30 days"`. */
-  written: (text: string) => string,
+  /** The value written with straight quotes: `contains: "30 days"`; with its anchor and tag, `contains: &d "30 days"`. */
+  written: (text: string, props?: string) => string,
   /** Said before the message (the item's name), made only when there is one. */
   prefix: () => string,
 ): ConfigIssue | null {
   if (typeof value !== 'string' || !curlyQuoted(value)) return null;
   const pos = src.valueAt([...base, key]);
   const line = pos.line === null ? '' : ` on line ${pos.line}`;
+  // `contains: &d “30 days”`: the fix keeps the anchor (and a tag); the line is read only for a value that is said.
+  const props = pos.column === null ? '' : propsBefore(lineOf(src, pos.line) ?? '', pos.column);
   // Shown between its own quotes as written; a text with a line break or another control
   // character, as a quoted value shows it (quote), long ones cut.
   const inner = value.slice(1, -1);
@@ -180,7 +182,7 @@ function curlyQuotesWarning(
     file: src.file,
     ...pos,
     message: `${prefix()}${name}${line} is in curly quotes ${shown}, which are part of the text: ${effect}`,
-    fix: `write straight quotes (${written(inner)}) or none`,
+    fix: `write straight quotes (${written(inner, props)}) or none`,
   };
 }
 

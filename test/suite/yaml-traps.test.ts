@@ -130,7 +130,7 @@ describe('a user turn cut at " #"', () => {
     ]);
   });
 
-  it('keeps the anchor and the tag written before a cut message in both fixes', async () => {
+  it('keeps the anchor and the tag written before a cut message in both fixes, and before a value in curly quotes', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    message: &q Where is #5?\n  - label: b\n    message: *q\n  - label: c\n    message: !!str &t Order #6\n',
       [`${P}/p.yml`]: 'label: p\nopening: hi\nfollowUps:\n  - !!str Order #7\nexpect:\n  conversations: [orders]\n',
@@ -141,6 +141,9 @@ describe('a user turn cut at " #"', () => {
       `${F}/a.yml:7:29: fixture "c": the message on line 7 ends before "#6": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "Order" | quote the message if # is part of it (message: !!str &t "Order #6"); if "#6" is a comment, put it on a line of its own, or after the message in quotes (message: !!str &t "Order" #6)`,
       `${P}/p.yml:4:17: persona script "p": follow-up #1 on line 4 ends before "#7": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "Order" | quote follow-up #1 if # is part of it (- !!str "Order #7"); if "#7" is a comment, put it on a line of its own, or after follow-up #1 in quotes (- !!str "Order" #7)`,
     ]);
+    // Curly quotes' fix keeps them too.
+    const curly = await load({ [`${F}/c.yml`]: 'label: c\nmessage: hi\nassert: { contains: !!str &d “30 days” }\n' });
+    expect(curly.warnings.map((w) => w.fix)).toEqual(['write straight quotes (contains: !!str &d "30 days") or none']);
     // The fix as written is read as meant: the alias too is sent the whole text.
     const fixed = await load({ [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    message: &q "Where is #5?"\n  - label: b\n    message: *q\n' });
     expect(fixed.warnings).toEqual([]);
