@@ -14,7 +14,7 @@ import { regexCompileAdvice, regexMeaningNote, regexSlashesNote } from './regex-
 import { docsUrl } from '../version.js';
 import { shownJson } from '../words.js';
 import { onFirstUse } from '../patterns.js';
-import { checkTextWarnings, commentOnlyFix, commentOnlyItem, keyed, trapFile, userTurnWarnings, type TrapFile, type TurnText } from './yaml-traps.js';
+import { checkTextWarnings, commentOnlyFix, emptyItemFix, keyed, trapFile, userTurnWarnings, type TrapFile, type TurnText } from './yaml-traps.js';
 
 const ASSERTION_KINDS = ['contains', 'regex', 'judge', 'maxLatencyMs', 'toolCalled', 'toolNotCalled'] as const;
 export const DEFAULT_THRESHOLD = 0.7;
@@ -148,14 +148,9 @@ function checkItem(file: TrapFile, data: unknown, path: PathSegment[], result: F
   };
 
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    // `- # a refund fixture`: a fixture commented out but for its "-" (yaml-traps.ts).
-    const comment = data === null && typeof path.at(-1) === 'number' ? commentOnlyItem(file, path) : null;
+    // `- # a refund fixture`: a fixture commented out but for its "-" is told so (yaml-traps.ts).
     const fix = 'write it as { label: my-fixture, message: "..." }';
-    err(
-      path,
-      `${name()} must be a mapping with label and message, found ${describeValue(data)}`,
-      comment === null ? fix : `YAML reads ${quote(comment)} after the "-" as a comment, so ${name()} is empty: remove the item, or ${fix}`,
-    );
+    err(path, `${name()} must be a mapping with label and message, found ${describeValue(data)}`, data === null ? emptyItemFix(file, path, name(), fix) : fix);
     return;
   }
   const raw = data as Record<string, unknown>;

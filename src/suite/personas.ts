@@ -13,7 +13,7 @@ import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.j
 import { COMPILE_FIX, inlineFlagsFix, regexSlashesNote } from './regex-advice.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { onFirstUse } from '../patterns.js';
-import { checkTextWarnings, commentCutWarnings, commentOnlyFix, commentOnlyItem, keyed, listItem, trapFile, userTurnWarnings, type TrapFile, type TurnText } from './yaml-traps.js';
+import { checkTextWarnings, commentCutWarnings, commentOnlyFix, emptyItemFix, keyed, listItem, trapFile, userTurnWarnings, type TrapFile, type TurnText } from './yaml-traps.js';
 import { isSplitNumberMessage, splitNumberAs, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './yaml/split-number.js';
 
 const DEFAULT_MAX_TURNS = 20;
@@ -124,14 +124,9 @@ function checkScript(file: TrapFile, data: unknown, path: PathSegment[], result:
     result.errors.push({ file: src.file, ...src.valueAt(p), message, fix });
   };
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    // `- # a refund script`: a script commented out but for its "-" (yaml-traps.ts).
-    const comment = data === null && typeof path.at(-1) === 'number' ? commentOnlyItem(file, path) : null;
+    // `- # a refund script`: a script commented out but for its "-" is told so (yaml-traps.ts).
     const fix = 'write it as { label: my-script, opening: "...", expect: { ... } }';
-    err(
-      path,
-      `${name} must be a mapping with label, opening and expect, found ${describeValue(data)}`,
-      comment === null ? fix : `YAML reads ${quote(comment)} after the "-" as a comment, so ${name} is empty: remove the item, or ${fix}`,
-    );
+    err(path, `${name} must be a mapping with label, opening and expect, found ${describeValue(data)}`, data === null ? emptyItemFix(file, path, name, fix) : fix);
     return;
   }
   const raw = data as Record<string, unknown>;

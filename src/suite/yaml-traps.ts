@@ -112,11 +112,13 @@ function commentAlone(file: TrapFile, at: Position | null, lead: string): string
 }
 
 /**
- * `- # a refund fixture`: the comment alone YAML read after the "-" of the list item at `path` (an
- * empty fixture or script, commented out but for its "-"), or null.
+ * The fix for an empty item of a list of fixtures or scripts (`found an empty value (null)`): when
+ * YAML read the rest of its "-" line as a comment (`- # a refund fixture`, an item commented out but
+ * for its "-"), it says so first, and to remove the item; else it is `fix` as it is.
  */
-export function commentOnlyItem(file: TrapFile, path: PathSegment[]): string | null {
-  return file.lines() === null ? null : commentAlone(file, file.src.valueAt(path), '-');
+export function emptyItemFix(file: TrapFile, path: PathSegment[], name: string, fix: string): string {
+  const comment = typeof path.at(-1) === 'number' && file.lines() !== null ? commentAlone(file, file.src.valueAt(path), '-') : null;
+  return comment === null ? fix : `YAML reads ${quote(comment)} after the "-" as a comment, so ${name} is empty: remove the item, or ${fix}`;
 }
 
 /**
