@@ -14,7 +14,7 @@ import { regexCompileAdvice, regexMeaningNote, regexSlashesNote } from './regex-
 import { docsUrl } from '../version.js';
 import { shownJson } from '../words.js';
 import { onFirstUse } from '../patterns.js';
-import { checkTextWarnings, commentOnlyFix, keyed, userTurnWarnings } from './yaml-traps.js';
+import { checkTextWarnings, commentOnlyFix, emptyItemFix, keyed, trapFile, userTurnWarnings, type TrapFile, type TurnText } from './yaml-traps.js';
 
 const ASSERTION_KINDS = ['contains', 'regex', 'judge', 'maxLatencyMs', 'toolCalled', 'toolNotCalled'] as const;
 export const DEFAULT_THRESHOLD = 0.7;
@@ -124,11 +124,12 @@ export function isPlainFixture(raw: Record<string, unknown>): boolean {
 export function checkFixtureFile(src: SourceFile, data: unknown, partly = false): FixtureFileResult {
   const result: FixtureFileResult = { fixtures: [], errors: [], warnings: [], labels: [] };
   const items = partly ? soundItemsOfFile(src, FIXTURE_FILE) : itemsOfFile(src, data, FIXTURE_FILE, result);
-  for (const item of items) checkItem(src, item.data, item.path, result);
+  const file = trapFile(src);
+  for (const item of items) checkItem(file, item.data, item.path, result);
   if (partly) {
     const split = splitNumbersOfOneItem(src, FIXTURE_FILE, (part) => {
       const scratch: FixtureFileResult = { fixtures: [], errors: [], warnings: [], labels: [] };
-      checkItem(src, part, [], scratch);
+      checkItem(file, part, [], scratch);
       return scratch.errors;
     });
     for (const issue of split) result.errors.push(issue);
@@ -136,7 +137,8 @@ export function checkFixtureFile(src: SourceFile, data: unknown, partly = false)
   return result;
 }
 
-function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: FixtureFileResult): void {
+function checkItem(file: TrapFile, data: unknown, path: PathSegment[], result: FixtureFileResult): void {
+  const { src } = file;
   const where = src.valueAt(path);
   const name = (): string => (path.length === 0 ? 'the fixture' : `fixture ${path.map((p) => (typeof p === 'number' ? `#${p + 1}` : '')).join('')}`);
   const errorsBefore = result.errors.length;
@@ -146,7 +148,9 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
   };
 
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    err(path, `${name()} must be a mapping with label and message, found ${describeValue(data)}`, 'write it as { label: my-fixture, message: "..." }');
+    // `- # a refund fixture`: a fixture commented out but for its "-" is told so (yaml-traps.ts).
+    const fix = 'write it as { label: my-fixture, message: "..." }';
+    err(path, `${name()} must be a mapping with label and message, found ${describeValue(data)}`, data === null ? emptyItemFix(file, path, name(), fix) : fix);
     return;
   }
   const raw = data as Record<string, unknown>;
@@ -167,7 +171,7 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
       // meant (docs/fixtures.md, "Assertions").
       if (assertAt !== null && issue.line === assertAt.line && issue.column === assertAt.column) issue.fix = assertTextFix(raw.assert as string);
     }
-    commentOnlyFix(src, path, 'message', raw.message, issues);
+    commentOnlyFix(file, path, 'message', raw.message, issues);
     result.errors.push(...issues);
   }
 
@@ -191,7 +195,7 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
   if (typeof raw.message === 'string' && raw.message.trim() === '') {
     err([...path, 'message'], `${prefix()}message is empty`, 'write the user message to send to the agent');
   }
-  userTurnWarnings(src, path, 'message', raw.message, MESSAGE_TURN, prefix, result.warnings);
+  userTurnWarnings(file, path, 'message', raw.message, MESSAGE_TURN, prefix, result.warnings);
 
   let assertion: Assertion | null = null;
   const a = raw.assert;
@@ -217,7 +221,7 @@ function checkItem(src: SourceFile, data: unknown, path: PathSegment[], result: 
 }
 
 /** A message YAML reads otherwise than it looks (yaml-traps.ts): cut at a ` #`, or in curly quotes. */
-const MESSAGE_TURN = { name: 'the message', written: keyed('message') };
+const MESSAGE_TURN: TurnText = { name: 'the message', effect: 'the agent is sent', written: keyed('message') };
 
 /**
  * `assert: [{contains: x}, {maxLatencyMs: 2000}]` (docs/fixtures.md, "Assertions"): checks that

@@ -13,7 +13,7 @@ import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.j
 import { COMPILE_FIX, inlineFlagsFix, regexSlashesNote } from './regex-advice.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { onFirstUse } from '../patterns.js';
-import { checkTextWarnings, commentOnlyFix, keyed, listItem, userTurnWarnings, type TurnText } from './yaml-traps.js';
+import { checkTextWarnings, commentCutWarnings, commentOnlyFix, emptyItemFix, keyed, listItem, trapFile, userTurnWarnings, type TrapFile, type TurnText } from './yaml-traps.js';
 import { isSplitNumberMessage, splitNumberAs, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './yaml/split-number.js';
 
 const DEFAULT_MAX_TURNS = 20;
@@ -99,7 +99,8 @@ export interface PersonaFileResult extends ItemFileFindings {
 export function checkPersonaFile(src: SourceFile, data: unknown, partly = false): PersonaFileResult {
   const result: PersonaFileResult = { personas: [], errors: [], warnings: [], labels: [] };
   const items = partly ? soundItemsOfFile(src, PERSONA_FILE) : itemsOfFile(src, data, PERSONA_FILE, result);
-  for (const item of items) checkScript(src, item.data, item.path, result);
+  const file = trapFile(src);
+  for (const item of items) checkScript(file, item.data, item.path, result);
   if (partly) {
     const split = splitNumbersOfOneItem(src, PERSONA_FILE, (part) => {
       const scratch: PersonaFileResult = { personas: [], errors: [], warnings: [], labels: [] };
@@ -107,7 +108,7 @@ export function checkPersonaFile(src: SourceFile, data: unknown, partly = false)
       // syntax error may have left out or swallowed: its split number keeps the syntax check's words.
       const expect = part.expect;
       const script = expect !== null && typeof expect === 'object' && !Array.isArray(expect) ? { ...part, expect: { ...expect, reply: undefined } } : part;
-      checkScript(src, script, [], scratch);
+      checkScript(file, script, [], scratch);
       return scratch.errors;
     });
     for (const issue of split) result.errors.push(issue);
@@ -115,7 +116,8 @@ export function checkPersonaFile(src: SourceFile, data: unknown, partly = false)
   return result;
 }
 
-function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result: PersonaFileResult): void {
+function checkScript(file: TrapFile, data: unknown, path: PathSegment[], result: PersonaFileResult): void {
+  const { src } = file;
   const where = src.valueAt(path);
   const name = path.length === 0 ? 'the script' : `persona script #${Number(path.at(-1)) + 1}`;
   const errorsBefore = result.errors.length;
@@ -123,7 +125,9 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
     result.errors.push({ file: src.file, ...src.valueAt(p), message, fix });
   };
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    err(path, `${name} must be a mapping with label, opening and expect, found ${describeValue(data)}`, 'write it as { label: my-script, opening: "...", expect: { ... } }');
+    // `- # a refund script`: a script commented out but for its "-" is told so (yaml-traps.ts).
+    const fix = 'write it as { label: my-script, opening: "...", expect: { ... } }';
+    err(path, `${name} must be a mapping with label, opening and expect, found ${describeValue(data)}`, data === null ? emptyItemFix(file, path, name, fix) : fix);
     return;
   }
   const raw = data as Record<string, unknown>;
@@ -141,7 +145,7 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
     // A file read as one script may be a misspelt list (`personass:` for `personas:`).
     const suggestAlso = path.length === 0 ? ['personas'] : undefined;
     const issues = translateZodIssues({ src, schema, data: raw, base: path, prefix, suggestAlso }, parsed.error.issues);
-    commentOnlyFix(src, path, 'opening', raw.opening, issues);
+    emptyTurnFixes(file, raw, path, issues);
     result.errors.push(...issues);
   }
   if (labelText !== null) {
@@ -163,7 +167,7 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
       if (typeof f === 'string' && f.trim() === '') err([...path, 'followUps', i], `${prefix}follow-up #${i + 1} is empty`, 'write the user message, or remove the entry');
     });
   }
-  turnWarnings(src, raw, path, prefix, result.warnings);
+  turnWarnings(file, raw, path, prefix, result.warnings);
   checkThreshold(raw.threshold, [...path, 'threshold'], prefix, err);
   checkSimulated(raw, path, prefix, err);
   if (!simulated) checkTurns(raw, path, prefix, err);
@@ -194,15 +198,45 @@ function checkScript(src: SourceFile, data: unknown, path: PathSegment[], result
 
 type Err = (p: PathSegment[], message: string, fix: string) => void;
 
-const OPENING_TURN: TurnText = { name: 'the opening', written: keyed('opening') };
+const OPENING_TURN: TurnText = { name: 'the opening', effect: 'the agent is sent', written: keyed('opening') };
+const GOAL_TEXT: TurnText = { name: 'user.goal', effect: 'the simulator is given the goal', written: keyed('goal') };
+const INSTRUCTIONS_TEXT: TurnText = { name: 'user.instructions', effect: 'the simulator is given the instructions', written: keyed('instructions') };
 
-/** The user turns YAML reads otherwise than they look (yaml-traps.ts): cut at a ` #`, or in curly quotes. */
-function turnWarnings(src: SourceFile, raw: Record<string, unknown>, path: PathSegment[], prefix: string, warnings: ConfigIssue[]): void {
+/** A simulated user's mapping (`user:`), or null. */
+function userOf(raw: Record<string, unknown>): Record<string, unknown> | null {
+  const user = raw.user;
+  return user !== null && typeof user === 'object' && !Array.isArray(user) ? (user as Record<string, unknown>) : null;
+}
+
+/**
+ * The user turns YAML reads otherwise than they look (yaml-traps.ts): cut at a ` #`, or in curly
+ * quotes; a simulated user's goal and instructions cut at a ` #`.
+ */
+function turnWarnings(file: TrapFile, raw: Record<string, unknown>, path: PathSegment[], prefix: string, warnings: ConfigIssue[]): void {
   const said = (): string => prefix;
-  userTurnWarnings(src, path, 'opening', raw.opening, OPENING_TURN, said, warnings);
+  userTurnWarnings(file, path, 'opening', raw.opening, OPENING_TURN, said, warnings);
+  const user = userOf(raw);
+  if (user !== null) {
+    const at = [...path, 'user'];
+    commentCutWarnings(file, at, 'goal', user.goal, GOAL_TEXT, said, warnings);
+    commentCutWarnings(file, at, 'instructions', user.instructions, INSTRUCTIONS_TEXT, said, warnings);
+  }
   if (!Array.isArray(raw.followUps)) return;
   const followUps = [...path, 'followUps'];
-  raw.followUps.forEach((f, i) => userTurnWarnings(src, followUps, i, f, { name: `follow-up #${i + 1}`, written: listItem }, said, warnings));
+  raw.followUps.forEach((f, i) => userTurnWarnings(file, followUps, i, f, { name: `follow-up #${i + 1}`, effect: 'the agent is sent', written: listItem }, said, warnings));
+}
+
+/**
+ * The schema's `found an empty value (null)` for a text YAML read as a comment alone (`opening: #42`,
+ * `goal: # a refund`, a follow-up `- # ask about refunds`) is told why, and to quote it (yaml-traps.ts).
+ */
+function emptyTurnFixes(file: TrapFile, raw: Record<string, unknown>, path: PathSegment[], issues: ConfigIssue[]): void {
+  commentOnlyFix(file, path, 'opening', raw.opening, issues);
+  const user = userOf(raw);
+  if (user !== null) commentOnlyFix(file, [...path, 'user'], 'goal', user.goal, issues);
+  if (!Array.isArray(raw.followUps)) return;
+  const followUps = [...path, 'followUps'];
+  raw.followUps.forEach((f, i) => commentOnlyFix(file, followUps, i, f, issues, `follow-up #${i + 1}`));
 }
 
 /**

@@ -3,26 +3,45 @@
 // is a warning: the file is read as YAML reads it, and the warning says what was read and the fix.
 
 import type { ConfigIssue } from './issues.js';
-import { quote } from './issues.js';
-import type { PathSegment, SourceFile } from './yaml/index.js';
+import { lineOf, quote } from './issues.js';
+import type { PathSegment, Position, SourceFile } from './yaml/index.js';
 import { shownJson } from '../words.js';
 
-/** How a user turn's text is named and rewritten: `message: "..."`, or a list item's `- "..."`. */
+/** How a user turn (or a simulated user's text) is named and rewritten: `message: "..."`, or a list item's `- "..."`. */
 export interface TurnText {
-  /** `the message`, `the opening`, `follow-up #2`. */
+  /** `the message`, `the opening`, `follow-up #2`, `user.goal`. */
   name: string;
-  /** The text as it would be written quoted: `message: "Where is order #5521?"`. */
-  written: (text: string) => string;
+  /** What YAML's reading does, before the text read: `the agent is sent`, `the simulator is given the goal`. */
+  effect: string;
+  /**
+   * The text as it would be written quoted: `message: "Where is order #5521?"`; with the anchor
+   * and tag written before the value (`&q`, `!!str &q`), kept in front of the quotes.
+   */
+  written: (text: string, props?: string) => string;
 }
 
 /**
- * The lines of the last file asked about, split once; null when the file has no space or tab
- * before a `#`, and so no comment after a value: a file without the pattern pays one search.
+ * One file as the traps read it: its source, and its lines, split on first need, or null when the
+ * file has no space or tab before a `#`, and so no comment after a value: a file without the
+ * pattern pays one search. Made by the file's checker (checkFixtureFile, checkPersonaFile) and
+ * passed down: nothing of a file outlives its check, and no check sees another file's text.
  */
-let lastFile: { text: string; lines: string[] | null } | null = null;
-function commentLines(text: string): string[] | null {
-  if (lastFile?.text !== text) lastFile = { text, lines: text.includes(' #') || text.includes('\t#') ? text.split('\n') : null };
-  return lastFile.lines;
+export interface TrapFile {
+  readonly src: SourceFile;
+  lines(): string[] | null;
+}
+
+export function trapFile(src: SourceFile): TrapFile {
+  let lines: string[] | null | undefined;
+  return {
+    src,
+    lines: () => (lines === undefined ? (lines = src.text.includes(' #') || src.text.includes('\t#') ? src.text.split('\n') : null) : lines),
+  };
+}
+
+/** The anchor and tag written before a value that starts at `column` (`&q`, `!!str &q`), or ''. */
+function propsBefore(line: string, column: number): string {
+  return /(?:^|[ \t])((?:[&!]\S*[ \t]+)+)$/.exec(line.slice(0, column - 1))?.[1]?.trimEnd() ?? '';
 }
 
 /** The index of the first ` #` (or tab then `#`) in `line` at or after `from`, or -1. */
@@ -40,10 +59,11 @@ function commentAt(line: string, from: number): number {
  * fix gives both ways, and each silences it. Only a plain value is read this way (a quoted one or
  * a block scalar keeps its `#`).
  */
-function commentCutWarning(src: SourceFile, base: PathSegment[], key: PathSegment, value: unknown, turn: TurnText, prefix: () => string): ConfigIssue | null {
+function commentCutWarning(file: TrapFile, base: PathSegment[], key: PathSegment, value: unknown, turn: TurnText, prefix: () => string): ConfigIssue | null {
   if (typeof value !== 'string' || value === '') return null;
-  const lines = commentLines(src.text);
+  const lines = file.lines();
   if (lines === null) return null;
+  const { src } = file;
   const pos = src.valueAt([...base, key]);
   if (pos.line === null || pos.column === null) return null;
   const first = lines[pos.line - 1];
@@ -57,7 +77,8 @@ function commentCutWarning(src: SourceFile, base: PathSegment[], key: PathSegmen
   for (let n = pos.line - 1, from = pos.column - 1; n < lines.length; n += 1, from = 0) {
     const line = (lines[n] as string).replace(/\r$/, '');
     const hash = commentAt(line, from);
-    const piece = (hash === -1 ? line.slice(from) : line.slice(from, hash)).trim();
+    // Its spaces as `meant` has them: a tab inside the text (`refund\tfor`) is one space there too.
+    const piece = (hash === -1 ? line.slice(from) : line.slice(from, hash)).trim().replace(/\s+/g, ' ');
     // A comment on a line of its own ends the value, and is one.
     if (piece === '') return null;
     seen = seen === '' ? piece : `${seen} ${piece}`;
@@ -67,12 +88,14 @@ function commentCutWarning(src: SourceFile, base: PathSegment[], key: PathSegmen
       const before = line.slice(from, hash);
       // As written: the value, the spaces before the #, the rest of the line.
       const whole = `${value}${before.slice(before.trimEnd().length)}${rest}`;
+      // `message: &q Where is #5?`: the fix keeps the anchor (and a tag) in front of the quotes.
+      const props = propsBefore(first, pos.column);
       return {
         file: src.file,
         line: n + 1,
         column: hash + 1,
-        message: `${prefix()}${turn.name} on line ${n + 1} ends before ${quote(rest)}: YAML reads a # after a space and the rest of the line as a comment, so the agent is sent ${quote(value)}`,
-        fix: `quote ${turn.name} if # is part of it (${turn.written(whole)}); if ${quote(rest)} is a comment, put it on a line of its own, or after ${turn.name} in quotes (${turn.written(value)} ${rest})`,
+        message: `${prefix()}${turn.name} on line ${n + 1} ends before ${quote(rest)}: YAML reads a # after a space and the rest of the line as a comment, so ${turn.effect} ${quote(value)}`,
+        fix: `quote ${turn.name} if # is part of it (${turn.written(whole, props)}); if ${quote(rest)} is a comment, put it on a line of its own, or after ${turn.name} in quotes (${turn.written(value, props)} ${rest})`,
       };
     }
     if (!meant.startsWith(seen) || seen.length >= meant.length) return null;
@@ -80,22 +103,43 @@ function commentCutWarning(src: SourceFile, base: PathSegment[], key: PathSegmen
   return null;
 }
 
+/** The comment alone written after `lead` (a key's `message:`, an item's `-`) at `at` (`# ask about refunds`), or null. */
+function commentAlone(file: TrapFile, at: Position | null, lead: string): string | null {
+  const lines = file.lines();
+  if (lines === null || at === null || at.line === null || at.column === null) return null;
+  const written = (lines[at.line - 1] ?? '').replace(/\r$/, '').slice(at.column - 1);
+  return written.startsWith(lead) ? (/^[ \t]+(#.*?)[ \t]*$/.exec(written.slice(lead.length))?.[1] ?? null) : null;
+}
+
 /**
- * `message: #5521 where is it?`: YAML reads the whole value as a comment, and the turn as empty. The
- * schema's error at the key (`found an empty value (null)`, whose fix is to write a value, which
- * was written) is given why and the fix: quotes. Only an empty turn of a refused item is looked at.
+ * The fix for an empty item of a list of fixtures or scripts (`found an empty value (null)`): when
+ * YAML read the rest of its "-" line as a comment (`- # a refund fixture`, an item commented out but
+ * for its "-"), it says so first, and to remove the item; else it is `fix` as it is.
  */
-export function commentOnlyFix(src: SourceFile, base: PathSegment[], key: string, value: unknown, issues: ConfigIssue[]): void {
-  if (value !== null) return;
-  const lines = commentLines(src.text);
-  const at = lines === null ? null : src.keyAt(base, key);
-  if (lines === null || at === null || at.line === null || at.column === null) return;
-  const line = (lines[at.line - 1] ?? '').replace(/\r$/, '');
-  const after = line.slice(at.column - 1 + key.length);
-  const comment = /^:[ \t]+(#.*?)[ \t]*$/.exec(after)?.[1];
-  if (comment === undefined) return;
-  const issue = issues.find((i) => i.file === src.file && i.line === at.line && i.column === at.column);
-  if (issue !== undefined) issue.fix = `YAML reads ${quote(comment)} after "${key}:" as a comment, so ${key} is empty: quote it if it is the text (${key}: ${shownJson(comment)})`;
+export function emptyItemFix(file: TrapFile, path: PathSegment[], name: string, fix: string): string {
+  const comment = typeof path.at(-1) === 'number' && file.lines() !== null ? commentAlone(file, file.src.valueAt(path), '-') : null;
+  return comment === null ? fix : `YAML reads ${quote(comment)} after the "-" as a comment, so ${name} is empty: remove the item, or ${fix}`;
+}
+
+/**
+ * `message: #5521 where is it?`, `- # ask about refunds`: YAML reads the whole value (of a key, or
+ * of a list item after its "-") as a comment, and the value as empty. The schema's error at the key
+ * or the "-" (`found an empty value (null)`, whose fix is to write a value, which was written) is
+ * given why and the fix: quotes, or for an item, removing it. Only an empty value of a refused item
+ * is looked at. `name`: how an item is named (`follow-up #1`); a key is named by itself.
+ */
+export function commentOnlyFix(file: TrapFile, base: PathSegment[], key: PathSegment, value: unknown, issues: ConfigIssue[], name = String(key)): void {
+  if (value !== null || file.lines() === null) return;
+  const { src } = file;
+  const item = typeof key === 'number';
+  const at = item ? src.valueAt([...base, key]) : src.keyAt(base, key);
+  const lead = item ? '-' : `${key}:`;
+  const comment = commentAlone(file, at, lead);
+  const issue = comment === null || at === null ? undefined : issues.find((i) => i.file === src.file && i.line === at.line && i.column === at.column);
+  if (comment === null || issue === undefined) return;
+  issue.fix = item
+    ? `YAML reads ${quote(comment)} after the "-" as a comment, so ${name} is empty: quote it if it is the text (${listItem(comment)}), or remove the item`
+    : `YAML reads ${quote(comment)} after "${lead}" as a comment, so ${name} is empty: quote it if it is the text (${keyed(name)(comment)})`;
 }
 
 /** Whether `value` is wrapped in curly quotes (“…” or ‘…’), as text copied from a document is. */
@@ -109,7 +153,7 @@ function curlyQuoted(value: string): boolean {
 /**
  * `contains: “30 days”`: curly quotes around a value are part of its text (YAML quotes with " and '
  * only), so the check looks for them in the reply, or the agent is sent them. Checked on the value
- * as read; the file's text is read only for the position of a value that has them.
+ * as read; the file's text is read only for the position (and the line) of a value that has them.
  */
 function curlyQuotesWarning(
   src: SourceFile,
@@ -120,14 +164,16 @@ function curlyQuotesWarning(
   name: string,
   /** What the quotes then do: `the check looks for them in the reply`. */
   effect: string,
-  /** The value written with straight quotes: `contains: "30 days"`. */
-  written: (text: string) => string,
+  /** The value written with straight quotes: `contains: "30 days"`; with its anchor and tag, `contains: &d "30 days"`. */
+  written: (text: string, props?: string) => string,
   /** Said before the message (the item's name), made only when there is one. */
   prefix: () => string,
 ): ConfigIssue | null {
   if (typeof value !== 'string' || !curlyQuoted(value)) return null;
   const pos = src.valueAt([...base, key]);
   const line = pos.line === null ? '' : ` on line ${pos.line}`;
+  // `contains: &d “30 days”`: the fix keeps the anchor (and a tag); the line is read only for a value that is said.
+  const props = pos.column === null ? '' : propsBefore(lineOf(src, pos.line) ?? '', pos.column);
   // Shown between its own quotes as written; a text with a line break or another control
   // character, as a quoted value shows it (quote), long ones cut.
   const inner = value.slice(1, -1);
@@ -138,7 +184,7 @@ function curlyQuotesWarning(
     file: src.file,
     ...pos,
     message: `${prefix()}${name}${line} is in curly quotes ${shown}, which are part of the text: ${effect}`,
-    fix: `write straight quotes (${written(inner)}) or none`,
+    fix: `write straight quotes (${written(inner, props)}) or none`,
   };
 }
 
@@ -148,12 +194,21 @@ function curlyQuotesWarning(
  * one that is said: a fixture without either pays no array (the loader's garbage, at thousands of
  * fixtures).
  */
-export function userTurnWarnings(src: SourceFile, base: PathSegment[], key: PathSegment, value: unknown, turn: TurnText, prefix: () => string, warnings: ConfigIssue[]): void {
+export function userTurnWarnings(file: TrapFile, base: PathSegment[], key: PathSegment, value: unknown, turn: TurnText, prefix: () => string, warnings: ConfigIssue[]): void {
   if (typeof value !== 'string') return;
-  const cut = commentCutWarning(src, base, key, value, turn, prefix);
-  if (cut !== null) warnings.push(cut);
-  const curly = curlyQuotesWarning(src, base, key, value, turn.name, 'the agent is sent them', turn.written, prefix);
+  commentCutWarnings(file, base, key, value, turn, prefix, warnings);
+  const curly = curlyQuotesWarning(file.src, base, key, value, turn.name, 'the agent is sent them', turn.written, prefix);
   if (curly !== null) warnings.push(curly);
+}
+
+/**
+ * A text cut at a ` #` only, said to `warnings`: a simulated user's goal and instructions, which
+ * the simulator reads by their meaning (curly quotes around them change nothing, as around a judge's
+ * criterion).
+ */
+export function commentCutWarnings(file: TrapFile, base: PathSegment[], key: PathSegment, value: unknown, turn: TurnText, prefix: () => string, warnings: ConfigIssue[]): void {
+  const cut = commentCutWarning(file, base, key, value, turn, prefix);
+  if (cut !== null) warnings.push(cut);
 }
 
 /** A check's text (`contains`, `regex`) in curly quotes, which it then looks for in the reply; said goes to `warnings`. */
@@ -164,11 +219,11 @@ export function checkTextWarnings(src: SourceFile, base: PathSegment[], kind: 'c
   if (curly !== null) warnings.push(curly);
 }
 
-/** `key: "text"`, as a fix writes a value. */
+/** `key: "text"`, as a fix writes a value; with its anchor and tag, `key: &q "text"`. */
 export const keyed =
   (key: string) =>
-  (text: string): string =>
-    `${key}: ${shownJson(text)}`;
+  (text: string, props = ''): string =>
+    `${key}: ${props === '' ? '' : `${props} `}${shownJson(text)}`;
 
-/** `- "text"`, as a fix writes a list item. */
-export const listItem = (text: string): string => `- ${shownJson(text)}`;
+/** `- "text"`, as a fix writes a list item; with its anchor and tag, `- &q "text"`. */
+export const listItem = (text: string, props = ''): string => `- ${props === '' ? '' : `${props} `}${shownJson(text)}`;

@@ -2,6 +2,8 @@
 // "Text YAML reads otherwise"): a user turn cut at a ` #`, a value in curly quotes. Through the real
 // loader, with real files in a temporary folder.
 
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkFixtureFile } from '../../src/suite/fixtures.js';
 import { readYaml, type PathSegment, type SourceFile } from '../../src/suite/yaml/index.js';
@@ -87,6 +89,67 @@ describe('a user turn cut at " #"', () => {
     ]);
   });
 
+  it("tells a follow-up or a simulated user's goal YAML read as a comment alone why it is empty: quote it, or remove the item", async () => {
+    const r = await load({
+      [`${P}/f.yml`]: 'label: f\nopening: hi\nfollowUps:\n  - # ask about refunds\n  - ok\n  -\n  -   #7 arrived broken \nexpect:\n  conversations: [orders]\n',
+      [`${P}/g.yml`]: 'label: g\nuser:\n  goal: # a refund for order 5521\n  maxTurns: 3\nexpect:\n  terminal: finish\n',
+    });
+    expect(said(r.errors)).toEqual([
+      `${P}/f.yml:4:3: persona script "f": followUps[0] must be a string, found an empty value (null) | YAML reads "# ask about refunds" after the "-" as a comment, so follow-up #1 is empty: quote it if it is the text (- "# ask about refunds"), or remove the item`,
+      // An item with nothing after its "-" keeps the schema's fix: nothing was written.
+      `${P}/f.yml:6:3: persona script "f": followUps[2] must be a string, found an empty value (null) | write the item after the "-" on line 6, or remove that line`,
+      `${P}/f.yml:7:3: persona script "f": followUps[3] must be a string, found an empty value (null) | YAML reads "#7 arrived broken" after the "-" as a comment, so follow-up #4 is empty: quote it if it is the text (- "#7 arrived broken"), or remove the item`,
+      `${P}/g.yml:3:3: persona script "g": user.goal must be a string, found an empty value (null) | YAML reads "# a refund for order 5521" after "goal:" as a comment, so goal is empty: quote it if it is the text (goal: "# a refund for order 5521")`,
+    ]);
+  });
+
+  it("says a simulated user's goal and instructions cut at a \" #\", as the simulator is given them", async () => {
+    const r = await load({
+      [`${P}/g.yml`]: 'label: g\nuser:\n  goal: get a refund for order #5521\n  instructions: be\tbrief #short\n  maxTurns: 3\nexpect:\n  terminal: finish\n',
+      [`${P}/ok.yml`]: 'label: ok\nuser:\n  goal: "get a refund for order #5521"   # quoted: kept\n  # a comment of its own\n  instructions: be brief\n  maxTurns: 3\nexpect:\n  terminal: finish\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(said(r.warnings.filter((w) => w.line !== 1))).toEqual([
+      `${P}/g.yml:3:32: persona script "g": user.goal on line 3 ends before "#5521": YAML reads a # after a space and the rest of the line as a comment, so the simulator is given the goal "get a refund for order" | quote user.goal if # is part of it (goal: "get a refund for order #5521"); if "#5521" is a comment, put it on a line of its own, or after user.goal in quotes (goal: "get a refund for order" #5521)`,
+      `${P}/g.yml:4:26: persona script "g": user.instructions on line 4 ends before "#short": YAML reads a # after a space and the rest of the line as a comment, so the simulator is given the instructions "be\\tbrief" | quote user.instructions if # is part of it (instructions: "be\\tbrief #short"); if "#short" is a comment, put it on a line of its own, or after user.instructions in quotes (instructions: "be\\tbrief" #short)`,
+    ]);
+    // A tab inside the text is kept, and the cut still said.
+    expect(r.suite?.personas.find((p) => p.label === 'g')?.user).toEqual({ goal: 'get a refund for order', instructions: 'be\tbrief', maxTurns: 3 });
+  });
+
+  it('tells a fixture or a persona script commented out but for its "-" why it is empty: remove the item', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n  - # label: refund, message: hi\n  - label: b\n    message: hi\n  -\n',
+      [`${P}/p.yml`]: 'personas:\n  -    # the refund script, for later\n',
+    });
+    expect(said(r.errors)).toEqual([
+      `${F}/a.yml:2:3: fixture #1 must be a mapping with label and message, found an empty value (null) | YAML reads "# label: refund, message: hi" after the "-" as a comment, so fixture #1 is empty: remove the item, or write it as { label: my-fixture, message: "..." }`,
+      // Nothing after its "-": nothing was written, and the fix is to write it.
+      `${F}/a.yml:5:3: fixture #3 must be a mapping with label and message, found an empty value (null) | write it as { label: my-fixture, message: "..." }`,
+      `${P}/p.yml:2:3: persona script #1 must be a mapping with label, opening and expect, found an empty value (null) | YAML reads "# the refund script, for later" after the "-" as a comment, so persona script #1 is empty: remove the item, or write it as { label: my-script, opening: "...", expect: { ... } }`,
+    ]);
+  });
+
+  it('keeps the anchor and the tag written before a cut message in both fixes, and before a value in curly quotes', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    message: &q Where is #5?\n  - label: b\n    message: *q\n  - label: c\n    message: !!str &t Order #6\n',
+      [`${P}/p.yml`]: 'label: p\nopening: hi\nfollowUps:\n  - !!str Order #7\nexpect:\n  conversations: [orders]\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(said(r.warnings)).toEqual([
+      `${F}/a.yml:3:26: fixture "a": the message on line 3 ends before "#5?": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "Where is" | quote the message if # is part of it (message: &q "Where is #5?"); if "#5?" is a comment, put it on a line of its own, or after the message in quotes (message: &q "Where is" #5?)`,
+      `${F}/a.yml:7:29: fixture "c": the message on line 7 ends before "#6": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "Order" | quote the message if # is part of it (message: !!str &t "Order #6"); if "#6" is a comment, put it on a line of its own, or after the message in quotes (message: !!str &t "Order" #6)`,
+      `${P}/p.yml:4:17: persona script "p": follow-up #1 on line 4 ends before "#7": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "Order" | quote follow-up #1 if # is part of it (- !!str "Order #7"); if "#7" is a comment, put it on a line of its own, or after follow-up #1 in quotes (- !!str "Order" #7)`,
+    ]);
+    // Curly quotes' fix keeps them too.
+    const curly = await load({ [`${F}/c.yml`]: 'label: c\nmessage: hi\nassert: { contains: !!str &d “30 days” }\n' });
+    expect(curly.warnings.map((w) => w.fix)).toEqual(['write straight quotes (contains: !!str &d "30 days") or none']);
+    // The fix as written is read as meant: the alias too is sent the whole text.
+    const fixed = await load({ [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    message: &q "Where is #5?"\n  - label: b\n    message: *q\n' });
+    expect(fixed.warnings).toEqual([]);
+    expect(fixed.suite?.fixtures.map((f) => f.message)).toEqual(['Where is #5?', 'Where is #5?']);
+  });
+
   it('looks at no position and splits no text of a file without a space before a #', () => {
     /** The paths whose position the checker asked for. */
     const asked = (text: string): PathSegment[][] => {
@@ -102,6 +165,26 @@ describe('a user turn cut at " #"', () => {
     expect(asked('# refunds\nfixtures:\n  - label: a\n    message: order#1 please\n  - label: b\n    message: hi\n').filter(isMessage)).toEqual([]);
     // With a " #" elsewhere, each message's line is looked at, and the message is not said.
     expect(asked('fixtures:\n  - label: a   # first\n    message: hi\n').filter(isMessage)).toEqual([['fixtures', 0, 'message']]);
+  });
+});
+
+describe('one file at a time', () => {
+  it('reads each file by its own text: two suites loaded at once (base and head) are each told of their own lines', async () => {
+    const base = 'label: order\nmessage: Where is order #5521?\n';
+    // The head's text differs from the base's only after the cut, and on a line before it.
+    const head = 'label: order\n\nmessage: Where is order #5521 now?\n';
+    const [b, h] = await Promise.all([load({ [`${F}/order.yml`]: base }), load({ [`${F}/order.yml`]: head })]);
+    expect(said(b.warnings).map((w) => w.split(' | ')[0])).toEqual([
+      `${F}/order.yml:2:25: fixture "order": the message on line 2 ends before "#5521?": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "Where is order"`,
+    ]);
+    expect(said(h.warnings).map((w) => w.split(' | ')[0])).toEqual([
+      `${F}/order.yml:3:25: fixture "order": the message on line 3 ends before "#5521 now?": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "Where is order"`,
+    ]);
+  });
+
+  it('keeps nothing of a file between checks: the lines are passed down from the file\'s checker, never held by the module', () => {
+    const text = readFileSync(join(import.meta.dirname, '../../src/suite/yaml-traps.ts'), 'utf8');
+    expect(text.split('\n').filter((l) => /^(?:export )?(?:let|var) /.test(l))).toEqual([]);
   });
 });
 
