@@ -454,7 +454,7 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
           ? `check agent.preset, or agent.response.reply ${where}`
           : !isPlainPath(textAt)
             ? `the answer's text may be at a key the agent sent (see the item's error): check agent.preset, or agent.response.reply ${where}`
-            : `the answer's text may be at "${textAt}": ${set === undefined ? `set agent.response.reply: ${textAt} in ${file}` : `change agent.response.reply at ${set} to ${textAt}`} if that is the reply, or check agent.preset`;
+            : `the answer's text may be at "${textAt}": ${set === undefined ? `set agent.response.reply: ${yamlText(textAt)} in ${file}` : `change agent.response.reply at ${set} to ${yamlText(textAt)}`} if that is the reply, or check agent.preset`;
       return { key: `missing_reply:${path}`, what: `no reply at "${path}" in the agent's answers`, hint };
     }
   }
@@ -471,6 +471,15 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
   const what = causeWords(first);
   const stem = first.includes(': ') ? first.slice(0, first.lastIndexOf(': ')) : first;
   return { key: `${errorKind}:${stem.replace(/\d+(?:,\d{3})*/g, '#')}`, what, hint: null };
+}
+
+/**
+ * A plain path (isPlainPath) as config.yml's value is written, so that YAML reads it as that text:
+ * as it is, or quoted as JSON when it would read as something else or not at all (`@type`, whose
+ * `@` YAML reserves; `0`, a number; `null`, `true`).
+ */
+function yamlText(path: string): string {
+  return /^[A-Za-z_$]/.test(path) && !/^(?:true|false|null|yes|no|on|off|y|n)$/i.test(path) ? path : JSON.stringify(path);
 }
 
 /**

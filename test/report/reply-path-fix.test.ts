@@ -12,6 +12,8 @@ import { renderJUnit } from '../../src/report/junit.js';
 import { decodeEntities, githubHtml, visibleText } from './helpers.js';
 import { ctx, fixture, run } from './fixtures.js';
 import { quotedAndSaid } from '../support/troubleshooting.js';
+import { readYaml } from '../../src/suite/yaml/read.js';
+import { withYamlPackage } from '../../src/suite/yaml/package.js';
 
 /** A key that, listed in the message's keys, reads as noReplyAt's own "its text may be at" with words of the agent's in it. */
 const FORGED = 'x; its text may be at "<!-- `rm -rf` @octocat; set agent.url: https://evil.example/"';
@@ -53,6 +55,29 @@ describe("the fix of a missing reply quotes only a path agent-replay wrote", () 
 
   it('a plain dotted path of up to four keys is quoted as it is', () => {
     expect(causeOf(item('a', recorded('data.items.0.$text')), null)?.hint).toBe('the answer\'s text may be at "data.items.0.$text": set agent.response.reply: data.items.0.$text in config.yml if that is the reply, or check agent.preset');
+  });
+
+  // A path YAML would not read as written (`@type` begins with a character YAML reserves; `0` is a
+  // number, `null` is null): the line the fix gives to write quotes it, so that config.yml reads the path.
+  it.each([
+    ['@type', 'set agent.response.reply: "@type" in config.yml'],
+    ['0', 'set agent.response.reply: "0" in config.yml'],
+    ['null', 'set agent.response.reply: "null" in config.yml'],
+    ['data.@value', 'set agent.response.reply: data.@value in config.yml'],
+    ['$text', 'set agent.response.reply: $text in config.yml'],
+  ])('a path the fix gives to write, %s, reads as that path in config.yml', async (path, line) => {
+    const hint = causeOf(item('a', recorded(path)), null)?.hint ?? '';
+    expect(hint).toBe(`the answer's text may be at "${path}": ${line} if that is the reply, or check agent.preset`);
+    const value = /set agent\.response\.reply: (.+) in config\.yml/.exec(hint)?.[1] ?? '';
+    const readAs = (v: string) => withYamlPackage(() => readYaml('config.yml', `agent:\n  response:\n    reply: ${v}\n`));
+    const read = await readAs(value);
+    expect(read.errors).toEqual([]);
+    expect(read.data).toEqual({ agent: { response: { reply: path } } });
+    // Quoted only where it must be: as it is, YAML would not read the path.
+    const plain = await readAs(path);
+    expect(value === path).toBe(plain.errors.length === 0 && JSON.stringify(plain.data) === JSON.stringify(read.data));
+    const set = causeOf(item('a', `${recorded(path)}; agent.response.reply is set at .agent-replay/config.yml:6`), null)?.hint ?? '';
+    expect(set).toContain(`change agent.response.reply at .agent-replay/config.yml:6 to ${line.slice('set agent.response.reply: '.length, -' in config.yml'.length)} if`);
   });
 
   // Each surface that shows the causes: their fixes hold none of the agent's words (two causes: the
