@@ -111,6 +111,24 @@ export function shownJson(value: unknown): string {
 }
 
 /**
+ * A key of an agent's answer a path may name and a message or a fix may show as it is: letters,
+ * digits and `_$@-`, at most 64 (no dot, quote, space, semicolon, backtick or control character).
+ */
+export const PLAIN_KEY_RE = /^[A-Za-z0-9_$@-]{1,64}$/;
+/** How many keys deep an answer is searched for its text (agent/text-path.ts): the most a path it names has. */
+export const PLAIN_PATH_KEYS = 4;
+
+/**
+ * A dotted path a fix may quote as it is, though an agent's answer chose it (the path its text
+ * may be at, agent/text-path.ts): at most PLAIN_PATH_KEYS keys, each PLAIN_KEY_RE's, so at most 259
+ * characters; any other is a key the agent sent, never quoted in a fix (evaluate/causes.ts).
+ */
+export function isPlainPath(path: string): boolean {
+  const keys = path.split('.');
+  return keys.length <= PLAIN_PATH_KEYS && keys.every((k) => PLAIN_KEY_RE.test(k));
+}
+
+/**
  * A label on a line (the accept label, a label from the event): as it is, or quoted as JSON when it
  * holds white space, a control or an invisible format character (shownJson: a line break, an escape
  * sequence's ESC or a U+202E in it as its escape), so that no label starts a line of its own in the

@@ -1,12 +1,11 @@
 // Where an answer holds its text when the reply path finds none: the path of its likeliest reply
 // string, so that a missing reply names the path to write (docs/presets.md, "Any JSON API").
 
-/** How deep an answer is searched, and how many of its values at most: an answer is small, but may not be. */
-const MAX_DEPTH = 4;
-const MAX_VALUES = 500;
+import { PLAIN_KEY_RE, PLAIN_PATH_KEYS } from '../words.js';
 
-/** A key a dotted path can name and a message can show as it is: no dot, quote, space or control character. */
-const PLAIN_KEY = /^[A-Za-z0-9_$@-]{1,64}$/;
+/** How deep an answer is searched, and how many of its values at most: an answer is small, but may not be. */
+const MAX_DEPTH = PLAIN_PATH_KEYS;
+const MAX_VALUES = 500;
 
 /** A value that reads as an identifier, a time or an address rather than a reply: a UUID, a long token with digits, an ISO date, a URL. */
 const NOT_TEXT = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|(?=[A-Za-z_-]*\d)[A-Za-z0-9_-]{16,}|\d{4}-\d\d-\d\d(?:[T ][\d:.]+(?:Z|[+-][\d:]+)?)?|https?:\/\/\S+)$/i;
@@ -53,7 +52,7 @@ export function likelyText(json: unknown, except: string): LikelyText | null {
     const entries: [string, unknown][] = Array.isArray(value) ? value.slice(0, 10).map((v, i) => [String(i), v]) : Object.entries(value);
     for (const [key, child] of entries) {
       // An error the answer carries is no reply, whatever its text (`{error: {message: "..."}}`).
-      if (!PLAIN_KEY.test(key) || /^errors?$/i.test(key)) continue;
+      if (!PLAIN_KEY_RE.test(key) || /^errors?$/i.test(key)) continue;
       visit(child, path === '' ? key : `${path}.${key}`, depth + 1);
     }
   };

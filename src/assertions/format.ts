@@ -36,16 +36,22 @@ export function line(text: string, max = 200): string {
 }
 
 /**
- * How the fix after a failure begins: a client's (src/judge/http.ts, src/http/network.ts): "; check
- * whether ...", "; point NODE_EXTRA_CA_CERTS ...", "; the proxy speaks plain HTTP ..."; a persona
- * script's tool call no mock answered (src/evaluate/personas.ts, unmockedWords): "; the script
- * declares mocks, so ...", "; the script sets unmockedTools: error: ...", "; config.yml sets
- * personas.unmockedTools: error: ..."; a stream's line sent without its data: (src/agent/stream.ts):
- * "; send each line of a chunk as its own data: line"; spans refused by the receiver
- * (src/traces/observer.ts): "; set OTEL_EXPORTER_OTLP_ENDPOINT to ...".
+ * How the fix after a failure begins: a client's (src/judge/http.ts, src/http/network.ts,
+ * src/agent/http-client.ts): "; check whether ...", "; point NODE_EXTRA_CA_CERTS ...", "; renew the
+ * certificate", "; the proxy speaks plain HTTP ...", "; the server speaks plain HTTP ...", "; nothing
+ * listens there: ..."; a persona script's tool call no mock answered (src/evaluate/personas.ts,
+ * unmockedWords): "; the script declares mocks, so ...", "; the script sets unmockedTools: error: ...",
+ * "; config.yml sets personas.unmockedTools: error: ..."; a stream's line sent without its data:
+ * (src/agent/stream.ts): "; send each line of a chunk as its own data: line"; tool calls read at no
+ * path (src/agent/response.ts): "; the response holds tool calls at ...: set ..."; a welcome's reply
+ * path (src/agent/http-client.ts): "; correct the path, ..."; spans (src/traces/): "; set
+ * OTEL_EXPORTER_OTLP_ENDPOINT to ...", "; does the agent ...?", "; is traces.waitMs long enough ...?",
+ * "; have the agent flush ...", the receiver's port "; set another in ...", "; choose another port ...".
+ * Every fix the modules that write reasons put after "; " is one of these: test/assertions/fix-start.test.ts
+ * reads them from the sources, so that a fix in new words is added here, not cut silently.
  */
 export const FIX_START =
-  /; (?:(?:check|point|see|give|raise|use|write|name|something other than|a proxy that inspects|the proxy's certificate must|the proxy speaks plain HTTP) |the script declares mocks, |the script sets unmockedTools: |[^;()]+? sets personas\.unmockedTools: |send each line of a chunk |set OTEL_EXPORTER_OTLP_)/;
+  /; (?:(?:check|point|see|give|raise|use|write|name|renew|correct|something other than|a proxy that inspects|the proxy's certificate must|the proxy speaks plain HTTP|the server speaks plain HTTP|does the agent|is traces\.waitMs|have the agent|set another|choose another port) |nothing listens there: |the response holds tool calls at |the script declares mocks, |the script sets unmockedTools: |[^;()]+? sets personas\.unmockedTools: |send each line of a chunk |set OTEL_EXPORTER_OTLP_)/;
 
 /** An HTTP status in a client's reason, after which the answer it quotes may follow (serverText). */
 const STATUS = /\bHTTP \d{3}\b/g;

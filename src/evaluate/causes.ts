@@ -12,7 +12,7 @@ import { proxyCertificateFix, tlsProblem } from '../tls-certificate.js';
 import { proxyPlainHttpFix } from '../tls-plain.js';
 import { baseUrlSetting, ERROR_IN_200, JUDGE_URL_SETTING, MEANING_URL_SETTING, SIMULATOR_URL_SETTING, STREAMED } from '../judge-url-setting.js';
 import { docsUrl } from '../version.js';
-import { groupDigits } from '../words.js';
+import { groupDigits, isPlainPath } from '../words.js';
 import { atTopLevel, clipAtClause, firstClause, FIX_START, fixStart } from '../assertions/format.js';
 import { NEW_CONFIG_NAME } from '../suite/config-names.js';
 
@@ -440,14 +440,21 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
   if (errorKind === 'missing_reply') {
     const path = /has no string at "([^"]*)"/.exec(text)?.[1];
     if (path !== undefined) {
-      // The line that sets the path, when config.yml does (src/agent/response.ts, noReplyAt).
-      const set = /; agent\.response\.reply is set at (\S+)$/.exec(text)?.[1];
+      // The line that sets the path, when config.yml does (src/agent/response.ts, noReplyAt): a file and
+      // its line, at the message's end, where no key of the answer is (the keys' list ends in ")").
+      const set = /; agent\.response\.reply is set at (\S+:\d+)$/.exec(text)?.[1];
       // Where the answer's text is, when the message names it: the path to write (src/agent/response.ts, noReplyAt).
-      const textAt = /; its text may be at "([^"]+)"\)/.exec(text)?.[1];
+      // Read only where noReplyAt writes it, last before the line that sets the path: the keys the
+      // message lists before it are the agent's ("keys: x; its text may be at \"...\""). A path the
+      // agent's answer chose is quoted in the fix only when plain (isPlainPath), else named without its words.
+      const textAt = /; its text may be at "([^"]*)"\)(?:; \S+ is set at \S+:\d+)?$/.exec(text)?.[1];
+      const where = set === undefined ? `in ${file}` : `at ${set}`;
       const hint =
         textAt === undefined
-          ? `check agent.preset, or agent.response.reply ${set === undefined ? `in ${file}` : `at ${set}`}`
-          : `the answer's text may be at "${textAt}": ${set === undefined ? `set agent.response.reply: ${textAt} in ${file}` : `change agent.response.reply at ${set} to ${textAt}`} if that is the reply, or check agent.preset`;
+          ? `check agent.preset, or agent.response.reply ${where}`
+          : !isPlainPath(textAt)
+            ? `the answer's text may be at a key the agent sent (see the item's error): check agent.preset, or agent.response.reply ${where}`
+            : `the answer's text may be at "${textAt}": ${set === undefined ? `set agent.response.reply: ${yamlText(textAt)} in ${file}` : `change agent.response.reply at ${set} to ${yamlText(textAt)}`} if that is the reply, or check agent.preset`;
       return { key: `missing_reply:${path}`, what: `no reply at "${path}" in the agent's answers`, hint };
     }
   }
@@ -464,6 +471,15 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
   const what = causeWords(first);
   const stem = first.includes(': ') ? first.slice(0, first.lastIndexOf(': ')) : first;
   return { key: `${errorKind}:${stem.replace(/\d+(?:,\d{3})*/g, '#')}`, what, hint: null };
+}
+
+/**
+ * A plain path (isPlainPath) as config.yml's value is written, so that YAML reads it as that text:
+ * as it is, or quoted as JSON when it would read as something else or not at all (`@type`, whose
+ * `@` YAML reserves; `0`, a number; `null`, `true`).
+ */
+function yamlText(path: string): string {
+  return /^[A-Za-z_$]/.test(path) && !/^(?:true|false|null|yes|no|on|off|y|n)$/i.test(path) ? path : JSON.stringify(path);
 }
 
 /**

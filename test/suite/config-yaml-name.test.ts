@@ -131,11 +131,14 @@ describe('a config.yaml suite is told of config.yaml', () => {
   });
 
   it("a cause's fix names the suite's file where the fix is written: a name it quotes is kept as it came, and every fix that sets a key names config.yaml", () => {
-    // A record's error can say anything (a fork's run, read by report): a path it quotes that holds " in config.yml" is not rewritten.
+    // A record's error can say anything (a fork's run, read by report): a path it gives that holds " in config.yml" is
+    // not quoted (a key the agent sent, src/words.ts isPlainPath), and one named config.yml is quoted as it came, not rewritten.
     const quoted = fixture('quoted', { errored: true, errorKind: 'missing_reply', error: 'message turn: response has no string at "reply" (found nothing; the response is an object (keys: notes); its text may be at "notes in config.yml")', reply: null, route: null, verdict: null, drift: null, detail: '' });
+    const plain = fixture('plain', { errored: true, errorKind: 'missing_reply', error: 'message turn: response has no string at "reply" (found nothing; the response is an object (keys: config); its text may be at "config.yml")', reply: null, route: null, verdict: null, drift: null, detail: '' });
     const hintOf = (over: Parameters<typeof fixture>[1], file?: string): string | null | undefined => causeOf(fixture('x', over), null, false, false, undefined, file)?.hint;
-    expect(causeOf(quoted, null, false, false, undefined, 'config.yaml')?.hint).toBe('the answer\'s text may be at "notes in config.yml": set agent.response.reply: notes in config.yml in config.yaml if that is the reply, or check agent.preset');
-    expect(causeOf(quoted, null)?.hint).toBe('the answer\'s text may be at "notes in config.yml": set agent.response.reply: notes in config.yml in config.yml if that is the reply, or check agent.preset');
+    expect(causeOf(quoted, null, false, false, undefined, 'config.yaml')?.hint).toBe("the answer's text may be at a key the agent sent (see the item's error): check agent.preset, or agent.response.reply in config.yaml");
+    expect(causeOf(quoted, null)?.hint).toBe("the answer's text may be at a key the agent sent (see the item's error): check agent.preset, or agent.response.reply in config.yml");
+    expect(causeOf(plain, null, false, false, undefined, 'config.yaml')?.hint).toBe('the answer\'s text may be at "config.yml": set agent.response.reply: config.yml in config.yaml if that is the reply, or check agent.preset');
     // Each fix that sets a key: config.yaml's, and config.yml's as before when the record names none.
     const errored = (errorKind: ErrorKind, error: string): Parameters<typeof fixture>[1] => ({ errored: true, errorKind, error, reply: null, route: null, verdict: null, drift: null, detail: '' });
     const unevaluated = (detail: string): Parameters<typeof fixture>[1] => ({ verdict: 'not_evaluated', detail });
