@@ -813,11 +813,12 @@ interface ItemAtKeys {
  * `  - two`): the list's next item, said with the line as it should read, at its items' column.
  * After a key and its value (`message: hi` / `- z`): YAML reads it neither as a key nor as a
  * list's item ("Implicit keys need to be on a single line", or "A block sequence may not be used
- * as an implicit map key"), and what was meant may be any of three things, each said with its fix:
- * one more item of a list written above under a key of the same mapping, the next item of a list
- * of such mappings (the item a mapping, the keys above it not in a list), or a list whose key was
- * left out. null when line `n` is not such an item (an item at the column of one above it, or
- * under a list item's "-": nestedItems').
+ * as an implicit map key"), and what was meant may be any of these, each that fits said with its
+ * fix: one more item of a list of the same kind (text, or mappings) written above under a key of
+ * the same mapping; the next item of the list the mapping is an item of; else, the item a mapping,
+ * the next item of a list of mappings; or a list whose key was left out. null when line `said`
+ * (or the first line after it that is not blank) is not such an item (an item at the column of
+ * one above it is the list going on).
  */
 function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
   if (said < 1) return null;
@@ -858,22 +859,16 @@ function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
   const opens = (k: number): boolean => /:\s*(?:#.*)?$/.test(lines[k - 1] as string);
   /** Whether a list item's line (from its "-") starts a mapping. */
   const mapping = (item: string): boolean => KEY_LINE.test(item.replace(/^- +/, ''));
+  /** The issue at the item's "-" (`what`: where its column is), for every error from the line the parser names to the item's last. */
+  const atItem = (what: string, fix: string): ItemAtKeys => ({ from: said, to, issue: { file: src.file, line: n, column: column + 1, message: `invalid YAML: the list item on line ${String(n)} is at the column of ${what}`, fix } });
   if (listAt !== null && opens(key)) {
     // The key's list, written deeper: the item goes at its items' column.
     const dash = (listAt[1] as string).length;
     for (let k = under; k < n; k += 1) if (!isBlank(lines[k - 1] as string) && indentOf(k) < dash) return null;
-    const shift = dash - column;
-    return {
-      from: said,
-      to,
-      issue: {
-        file: src.file,
-        line: n,
-        column: column + 1,
-        message: `invalid YAML: the list item on line ${String(n)} is at the column of ${keyName(key)} on line ${String(key)}, left of the items of its list (from line ${String(under)}), so YAML reads it neither as an item of that list nor as a key`,
-        fix: `indent its "-" by ${plural(dash, 'space', 'spaces')} (not ${String(column)}), as the "-" on line ${String(under)}, so that line ${String(n)} reads\n    ${' '.repeat(dash)}${written}${alsoMoved(next, shift, 'right')}`,
-      },
-    };
+    return atItem(
+      `${keyName(key)} on line ${String(key)}, left of the items of its list (from line ${String(under)}), so YAML reads it neither as an item of that list nor as a key`,
+      `indent its "-" by ${plural(dash, 'space', 'spaces')} (not ${String(column)}), as the "-" on line ${String(under)}, so that line ${String(n)} reads\n    ${' '.repeat(dash)}${written}${alsoMoved(next, dash - column, 'right')}`,
+    );
   }
   // After a key and its value. The mapping's keys above it, up to its first.
   let first = key;
@@ -925,17 +920,10 @@ function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
     readings.push(`for the next item of a list of mappings, write "- " before line ${String(first)} too, so that it reads\n    ${' '.repeat(column)}- ${(lines[first - 1] as string).slice(column)}${rest}`);
   }
   readings.push('for a list whose key was left out, write the key above it, at its column, ending in ":"');
-  return {
-    from: said,
-    to,
-    issue: {
-      file: src.file,
-      line: n,
-      column: column + 1,
-      message: `invalid YAML: the list item on line ${String(n)} is at the column of the keys above it, after ${keyName(key)} on line ${String(key)} and its value, so YAML reads it neither as a key nor as an item of a list (a list may start at its key's column only on the line after the key)`,
-      fix: readings.join('\n  or, '),
-    },
-  };
+  return atItem(
+    `the keys above it, after ${keyName(key)} on line ${String(key)} and its value, so YAML reads it neither as a key nor as an item of a list (a list may start at its key's column only on the line after the key)`,
+    readings.join('\n  or, '),
+  );
 }
 
 /**
