@@ -28,6 +28,13 @@ describe('a list item at the column of the keys above it', () => {
       // A mapping item after a list of mappings: one more of them (not of a list of text), its lines moved together.
       [`${P}/q.yml`]: 'label: q\nopening: hi\nfollowUps: [one]\nmocks:\n  - tool: find_order\n    output: { status: delivered }\nmaxTurns: 3\n- tool: issue_refund\n  output: { ok: true }\nexpect: { terminal: finish }\n',
     });
+    // In a list item, at its keys' column: a list whose key was left out, or (a mapping that starts
+    // with no key of that item) the list's next item; `- label: b` is only that (errors.test.ts).
+    const inItem = await load({
+      [C]: AGENT,
+      [`${F}/c.yml`]: '- label: c\n  message: hi\n  - contains: refund\n    flags: i\n',
+      [`${P}/r.yml`]: '- label: r\n  opening: hi\n  - one\n  expect: { terminal: finish }\n',
+    });
     const because = (n: number, key: string, at: number): string =>
       `invalid YAML: the list item on line ${String(n)} is at the column of the keys above it, after "${key}" on line ${String(at)} and its value, so YAML reads it neither as a key nor as an item of a list (a list may start at its key's column only on the line after the key)`;
     const ownKey = 'for a list whose key was left out, write the key above it, at its column, ending in ":"';
@@ -36,6 +43,10 @@ describe('a list item at the column of the keys above it', () => {
       `${F}/b.yml:4:1: ${because(4, 'message', 2)}\n  fix: for the next item of a list of mappings, write "- " before line 1 too, so that it reads\n    - label: b\n  and indent line 2 by 2 spaces more\n  or, ${ownKey}`,
       `${P}/p.yml:6:1: ${because(6, 'maxTurns', 5)}\n  fix: for one more item of the list of "followUps" on line 3, move line 6 up under line 4, indented by 2 spaces more\n  or, ${ownKey}`,
       `${P}/q.yml:8:1: ${because(8, 'maxTurns', 7)}\n  fix: for one more item of the list of "mocks" on line 4, move lines 8 to 9 up under line 6, indented by 2 spaces more\n  or, ${ownKey}`,
+    ]);
+    expect(said(inItem.errors)).toEqual([
+      `${F}/c.yml:3:3: ${because(3, 'message', 2)}\n  fix: for the next item of the list, start its "-" at the beginning of the line, as the "-" on line 1, so that line 3 reads\n    - contains: refund\n  and move line 4 left by 2 spaces too\n  or, ${ownKey}`,
+      `${P}/r.yml:3:3: ${because(3, 'opening', 2)}\n  fix: ${ownKey}`,
     ]);
     quotedAndSaid(r.errors.map(formatIssue).join('\n'), 'invalid YAML: the list item on line 3 is at the column of the keys above it, after "message" on line 2 and its value, so YAML reads it neither as a key nor as an item of a list ...');
     // Each fix as written: the file loads, the list read as meant.

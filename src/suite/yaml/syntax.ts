@@ -367,6 +367,16 @@ function nestedItems(src: SourceFile): NestedItem[] {
       if (!isBlank(text) && ((/^ */.exec(text)?.[0].length ?? 0) <= parentDash)) inside = false;
     }
     if (!inside) continue;
+    // At the column of that item's keys, the item may also be a list whose key was left out: unless
+    // it starts with a key that item has (`- label: b` under `- label: a`), said with each reading
+    // (itemAtKeyColumn).
+    const keysColumn = (/^ *- +/.exec(lines[parent] as string)?.[0] ?? '').length;
+    if (dash === keysColumn) {
+      const keyOf = (text: string): string | undefined => KEY_LINE.exec(text)?.[2];
+      const own = keyOf(' '.repeat(dash) + (lines[n] as string).slice(dash).replace(/^- +/, ''));
+      const keys = lines.slice(parent, n).map((text, i) => keyOf(i === 0 ? ' '.repeat(keysColumn) + text.slice(keysColumn) : text));
+      if (own === undefined || !keys.includes(own)) continue;
+    }
     // The item's own next lines: those indented under its "-".
     let last = n;
     const next: number[] = [];
@@ -815,8 +825,8 @@ interface ItemAtKeys {
  * list's item ("Implicit keys need to be on a single line", or "A block sequence may not be used
  * as an implicit map key"), and what was meant may be any of these, each that fits said with its
  * fix: one more item of a list of the same kind (text, or mappings) written above under a key of
- * the same mapping; the next item of the list the mapping is an item of; else, the item a mapping,
- * the next item of a list of mappings; or a list whose key was left out. null when line `said`
+ * the same mapping; else, the item a mapping, the next item of the list the mapping is an item of,
+ * or of a list of mappings the mapping then starts; or a list whose key was left out. null when line `said`
  * (or the first line after it that is not blank) is not such an item (an item at the column of
  * one above it is the list going on).
  */
@@ -904,9 +914,10 @@ function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
     const where = list.dash === column ? '' : `, indented by ${plural(list.dash - column, 'space', 'spaces')} more`;
     readings.push(`for ${items.length === 1 ? 'one more item' : 'more items'} of the list of ${keyName(list.key)} on line ${String(list.key)}, move ${lineList([n, ...next])} up under line ${String(list.last)}${where}`);
   }
-  // The keys are those of a list item: the next item of that list (as nestedItems says it after a key and its value on its line).
+  // The keys are those of a list item: a mapping is the next item of that list (as nestedItems says
+  // it of one that starts with a key of that item), unless a list of mappings above takes it.
   const owner = before === undefined ? null : /^( *)- +/.exec(before);
-  if (owner !== null && (owner[0] as string).length === column) {
+  if (list === null && mapping(written) && owner !== null && (owner[0] as string).length === column) {
     const dash = (owner[1] as string).length;
     const where = dash === 0 ? 'start its "-" at the beginning of the line' : `indent its "-" by ${plural(dash, 'space', 'spaces')}`;
     readings.push(`for the next item of the list, ${where}, as the "-" on line ${String(above)}, so that line ${String(n)} reads\n    ${' '.repeat(dash)}${written}${alsoMoved(next, column - dash)}`);
