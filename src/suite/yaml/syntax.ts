@@ -303,11 +303,11 @@ function isBlank(line: string): boolean {
   return /^\s*(?:#.*)?$/.test(line);
 }
 
-/** A fix's last line naming the item's next lines (1-based, in order) to move left as its "-" does; '' when none. */
-function alsoMovedLeft(next: readonly number[], shift: number): string {
+/** A fix's last line naming the item's next lines (1-based, in order) to move as its "-" does; '' when none. */
+function alsoMoved(next: readonly number[], shift: number, way: 'left' | 'right' = 'left'): string {
   if (next.length === 0) return '';
   const named = next.length === 1 ? `line ${String(next[0])}` : `lines ${String(next[0])} to ${String(next[next.length - 1])}`;
-  return `\n  and move ${named} left by ${plural(shift, 'space', 'spaces')} too`;
+  return `\n  and move ${named} ${way} by ${plural(shift, 'space', 'spaces')} too`;
 }
 
 /** A list item indented under the item above it, and the text its slip covers. */
@@ -367,6 +367,16 @@ function nestedItems(src: SourceFile): NestedItem[] {
       if (!isBlank(text) && ((/^ */.exec(text)?.[0].length ?? 0) <= parentDash)) inside = false;
     }
     if (!inside) continue;
+    // At the column of that item's keys, the item may also be a list whose key was left out: unless
+    // it starts with a key that item has (`- label: b` under `- label: a`), said with each reading
+    // (itemAtKeyColumn).
+    const keysColumn = (/^ *- +/.exec(lines[parent] as string)?.[0] ?? '').length;
+    if (dash === keysColumn) {
+      const keyOf = (text: string): string | undefined => KEY_LINE.exec(text)?.[2];
+      const own = keyOf(' '.repeat(dash) + (lines[n] as string).slice(dash).replace(/^- +/, ''));
+      const keys = lines.slice(parent, n).map((text, i) => keyOf(i === 0 ? ' '.repeat(keysColumn) + text.slice(keysColumn) : text));
+      if (own === undefined || !keys.includes(own)) continue;
+    }
     // The item's own next lines: those indented under its "-".
     let last = n;
     const next: number[] = [];
@@ -383,7 +393,7 @@ function nestedItems(src: SourceFile): NestedItem[] {
       parentDash === 0
         ? `start its "-" at the beginning of the line (not after ${plural(dash, 'space', 'spaces')})`
         : `indent its "-" by ${plural(parentDash, 'space', 'spaces')} (not ${String(dash)})`;
-    const rest = alsoMovedLeft(next, shift);
+    const rest = alsoMoved(next, shift);
     out.push({
       issue: {
         file: src.file,
@@ -448,7 +458,7 @@ function deeperFirstItems(src: SourceFile, said: number): DeeperItems | null {
     if (indentOf(k) <= keyIndent) break;
     end = k + 1;
   }
-  const rest = alsoMovedLeft(moved, shift);
+  const rest = alsoMoved(moved, shift);
   const where = dash === 0 ? `start its "-" at the beginning of the line (not after ${plural(deepDash, 'space', 'spaces')})` : `indent its "-" by ${plural(dash, 'space', 'spaces')} (not ${String(deepDash)})`;
   return {
     issue: {
@@ -479,6 +489,11 @@ function isNestingError(err: YamlSyntaxError): boolean {
     err.code === 'MULTILINE_IMPLICIT_KEY' ||
     (err.code === 'MISSING_CHAR' && /^Implicit map keys need to be followed by map values/.test(err.message))
   );
+}
+
+/** The parser's words for what it misreads of a list item at the column of the keys above it, and its next lines (itemAtKeyColumn). */
+function followsItemAtKeys(err: YamlSyntaxError): boolean {
+  return isNestingError(err) || err.code === 'UNEXPECTED_TOKEN' || err.code === 'DUPLICATE_KEY' || err.code === 'BAD_INDENT';
 }
 
 /** Whether the lines after `item` up to `line` are all the item's (none starts another item with "- "). */
@@ -744,7 +759,7 @@ function misplacedItemFix(src: SourceFile, n: number | null): string | null {
   }
   const shift = dash - to;
   const where = to === 0 ? `start its "-" at the beginning of the line (not after ${plural(dash, 'space', 'spaces')})` : `indent its "-" by ${plural(to, 'space', 'spaces')} (not ${String(dash)})`;
-  const rest = alsoMovedLeft(next, shift);
+  const rest = alsoMoved(next, shift);
   return `${where}, as the "-" on line ${String(above)}, so that line ${String(n)} reads\n    ${' '.repeat(to)}${(lines[n - 1] as string).slice(dash)}${rest}`;
 }
 
@@ -791,6 +806,189 @@ function keyAtItemColumn(src: SourceFile, n: number | null): ConfigIssue | null 
     column: column + 1,
     message: `invalid YAML: ${named} on line ${String(first)} is at the column of the "-" of the list item on line ${String(k)}, so YAML reads it neither as a key of that item nor as an item of the list`,
     fix: `for a new item of the list, write "- " before it, so that line ${String(first)} reads\n    ${' '.repeat(column)}- ${written}${more.length === 0 ? '' : `\n  and indent ${lineList(more)} by ${spaces} too`}\n  or, for ${more.length === 0 ? 'a key' : 'keys'} of the item on line ${String(k)}, indent ${lineList([first, ...more])} by ${spaces}, as ${firstKey} on line ${String(k)}`,
+  };
+}
+
+/** A list item whose "-" is at the column of a mapping's keys (itemAtKeyColumn), and the lines (1-based) its slip covers. */
+interface ItemAtKeys {
+  issue: ConfigIssue;
+  from: number;
+  to: number;
+}
+
+/**
+ * A list item whose "-" is at the column of the keys of the mapping it is in, where YAML reads a
+ * list only as the value of the key just above it, written with nothing after its ":" (`followUps:`
+ * / `- one`, which is valid). After that key's list written deeper (`followUps:` / `    - one` /
+ * `  - two`): the list's next item, said with the line as it should read, at its items' column.
+ * After a key and its value (`message: hi` / `- z`): YAML reads it neither as a key nor as a
+ * list's item ("Implicit keys need to be on a single line", or "A block sequence may not be used
+ * as an implicit map key"), and what was meant may be any of these, each that fits said with its
+ * fix: one more item of a list of the same kind (text, or mappings) written above under a key of
+ * the same mapping; else, the item a mapping, the next item of the list the mapping is an item of,
+ * or of a list of mappings the mapping then starts; or a list whose key was left out. null when line `said`
+ * (or the first line after it that is not blank) is not such an item (an item at the column of
+ * one above it is the list going on).
+ */
+function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
+  if (said < 1) return null;
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  // The parser may say it at the blank line before the item.
+  let n = said;
+  while (n < lines.length && isBlank(lines[n - 1] as string)) n += 1;
+  const here = ITEM_LINE.exec(lines[n - 1] ?? '');
+  if (here === null) return null;
+  const column = (here[1] as string).length;
+  const indentOf = (k: number): number => (/^ */.exec(lines[k - 1] as string)?.[0] ?? '').length;
+  const isItem = (k: number): boolean => ITEM_LINE.test(lines[k - 1] as string);
+  const isKey = (k: number): boolean => !isItem(k) && KEY_LINE.test(lines[k - 1] as string);
+  // Up to the key before it, at its column: the lines between are that key's value.
+  let key = n - 1;
+  let under = -1;
+  for (; key >= 1; key -= 1) {
+    if (isBlank(lines[key - 1] as string)) continue;
+    if (indentOf(key) <= column) break;
+    under = key;
+  }
+  if (key < 1 || indentOf(key) !== column || !isKey(key)) return null;
+  // The item and what goes with it: its next lines, and the items after it at its column.
+  const items = [n];
+  let to = n;
+  for (let k = n + 1; k <= lines.length; k += 1) {
+    if (isBlank(lines[k - 1] as string)) continue;
+    if (indentOf(k) < column || (indentOf(k) === column && !isItem(k))) break;
+    if (indentOf(k) === column) items.push(k);
+    to = k;
+  }
+  const next: number[] = [];
+  for (let k = n + 1; k <= to; k += 1) if (!isBlank(lines[k - 1] as string)) next.push(k);
+  const keyName = (k: number): string => shownJson((KEY_LINE.exec(lines[k - 1] as string)?.[2] as string).replace(/^["']|["']$/g, ''));
+  const written = (lines[n - 1] as string).slice(column);
+  const lineList = (ls: readonly number[]): string => (ls.length === 1 ? `line ${String(ls[0])}` : `lines ${String(ls[0])} to ${String(ls.at(-1))}`);
+  const listAt = under < 0 ? null : ITEM_LINE.exec(lines[under - 1] as string);
+  const opens = (k: number): boolean => /:\s*(?:#.*)?$/.test(lines[k - 1] as string);
+  /** Whether a list item's line (from its "-") starts a mapping. */
+  const mapping = (item: string): boolean => KEY_LINE.test(item.replace(/^- +/, ''));
+  /** The issue at the item's "-" (`what`: where its column is), for every error from the line the parser names to the item's last. */
+  const atItem = (what: string, fix: string): ItemAtKeys => ({ from: said, to, issue: { file: src.file, line: n, column: column + 1, message: `invalid YAML: the list item on line ${String(n)} is at the column of ${what}`, fix } });
+  if (listAt !== null && opens(key)) {
+    // The key's list, written deeper: the item goes at its items' column.
+    const dash = (listAt[1] as string).length;
+    for (let k = under; k < n; k += 1) if (!isBlank(lines[k - 1] as string) && indentOf(k) < dash) return null;
+    return atItem(
+      `${keyName(key)} on line ${String(key)}, left of the items of its list (from line ${String(under)}), so YAML reads it neither as an item of that list nor as a key`,
+      `indent its "-" by ${plural(dash, 'space', 'spaces')} (not ${String(column)}), as the "-" on line ${String(under)}, so that line ${String(n)} reads\n    ${' '.repeat(dash)}${written}${alsoMoved(next, dash - column, 'right')}`,
+    );
+  }
+  // After a key and its value. The mapping's keys above it, up to its first.
+  let first = key;
+  let list: { key: number; last: number; dash: number } | null = null;
+  for (let k = key; k >= 1; k -= 1) {
+    // Lines under a key, and the items of a list at its key's column, are that key's value.
+    if (isBlank(lines[k - 1] as string) || indentOf(k) > column || (k < key && indentOf(k) === column && isItem(k))) continue;
+    if (indentOf(k) < column || !isKey(k)) break;
+    first = k;
+    // A key of the mapping that holds a list, at its column or deeper: the list the item may belong to.
+    if (list === null && opens(k)) {
+      let last = -1;
+      let dash = -1;
+      for (let m = k + 1; m < key + 1; m += 1) {
+        if (isBlank(lines[m - 1] as string)) continue;
+        const item = ITEM_LINE.exec(lines[m - 1] as string);
+        if (dash < 0 && (item === null || (item[1] as string).length < column)) break;
+        // Its items of the item's kind (text, or mappings): a list the item may be one more of.
+        if (dash < 0 && mapping((lines[m - 1] as string).trimStart()) !== mapping(written)) break;
+        if (dash < 0) dash = (item?.[1] as string).length;
+        if (indentOf(m) < dash || (indentOf(m) === dash && item === null)) break;
+        last = m;
+      }
+      if (last > 0) list = { key: k, last, dash };
+    }
+  }
+  // The line above the mapping's first key: what holds the mapping.
+  let above = first - 1;
+  while (above >= 1 && isBlank(lines[above - 1] as string)) above -= 1;
+  const before = above < 1 ? undefined : (lines[above - 1] as string);
+  const readings: string[] = [];
+  if (list !== null) {
+    const where = list.dash === column ? '' : `, indented by ${plural(list.dash - column, 'space', 'spaces')} more`;
+    readings.push(`for ${items.length === 1 ? 'one more item' : 'more items'} of the list of ${keyName(list.key)} on line ${String(list.key)}, move ${lineList([n, ...next])} up under line ${String(list.last)}${where}`);
+  }
+  // The keys are those of a list item: a mapping is the next item of that list (as nestedItems says
+  // it of one that starts with a key of that item), unless a list of mappings above takes it.
+  const owner = before === undefined ? null : /^( *)- +/.exec(before);
+  if (list === null && mapping(written) && owner !== null && (owner[0] as string).length === column) {
+    const dash = (owner[1] as string).length;
+    const where = dash === 0 ? 'start its "-" at the beginning of the line' : `indent its "-" by ${plural(dash, 'space', 'spaces')}`;
+    readings.push(`for the next item of the list, ${where}, as the "-" on line ${String(above)}, so that line ${String(n)} reads\n    ${' '.repeat(dash)}${written}${alsoMoved(next, column - dash)}`);
+  }
+  // `- label: b` after the keys of one fixture: a list of them, when the keys are not in one already
+  // (nor hold a list of such mappings, which the item is then read as one more of).
+  if (list === null && mapping(written) && (before === undefined || /^---\s*$/.test(before) || /:\s*(?:#.*)?$/.test(before)) && !ITEM_LINE.test(before ?? '')) {
+    const between: number[] = [];
+    for (let k = first + 1; k < n; k += 1) if (!isBlank(lines[k - 1] as string)) between.push(k);
+    const rest = between.length === 0 ? '' : `\n  and indent ${lineList(between)} by 2 spaces more`;
+    readings.push(`for the next item of a list of mappings, write "- " before line ${String(first)} too, so that it reads\n    ${' '.repeat(column)}- ${(lines[first - 1] as string).slice(column)}${rest}`);
+  }
+  readings.push('for a list whose key was left out, write the key above it, at its column, ending in ":"');
+  return atItem(
+    `the keys above it, after ${keyName(key)} on line ${String(key)} and its value, so YAML reads it neither as a key nor as an item of a list (a list may start at its key's column only on the line after the key)`,
+    readings.join('\n  or, '),
+  );
+}
+
+/**
+ * The list under a key (`followUps:`, nothing after its ":") written left of the key but right of
+ * the "-" of the list item the key is in (`  - label: a` / `    followUps:` / `   - one`): YAML
+ * reads the key as empty and the item as one of the outer list at another column ("All sequence
+ * items must start at the same column", said at the key's line). Said at the item's "-", with the
+ * line as it should read: indented as an item of the list after it at the key's column, or by 2
+ * spaces more than the key; null when line `keyLine` and the next are not that.
+ */
+function itemShortOfKey(src: SourceFile, keyLine: number | null): ItemAtKeys | null {
+  if (keyLine === null) return null;
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const key = /^( *(?:- +)?)("[^"]*"|'[^']*'|[^\s#:-][^:#]*?)\s*:\s*(?:#.*)?$/.exec(lines[keyLine - 1] ?? '');
+  if (key === null) return null;
+  const keyColumn = (key[1] as string).length;
+  const indentOf = (k: number): number => (/^ */.exec(lines[k - 1] as string)?.[0] ?? '').length;
+  let n = keyLine + 1;
+  while (n <= lines.length && isBlank(lines[n - 1] as string)) n += 1;
+  const item = ITEM_LINE.exec(lines[n - 1] ?? '');
+  if (item === null) return null;
+  const dash = (item[1] as string).length;
+  // The "-" of the list item the key is in: left of this one.
+  let outer = keyLine;
+  while (outer >= 1 && (isBlank(lines[outer - 1] as string) || indentOf(outer) >= keyColumn || !ITEM_LINE.test(lines[outer - 1] as string))) outer -= 1;
+  if (dash >= keyColumn || outer < 1 || indentOf(outer) >= dash) return null;
+  // Its next lines, up to the key's next key (or an item at the key's column, whose column the list then takes).
+  let target = keyColumn + 2;
+  let atTarget: number | null = null;
+  const next: number[] = [];
+  for (let k = n + 1; k <= lines.length; k += 1) {
+    if (isBlank(lines[k - 1] as string)) continue;
+    if (indentOf(k) < dash) break;
+    if (indentOf(k) === keyColumn) {
+      if (ITEM_LINE.test(lines[k - 1] as string)) {
+        target = keyColumn;
+        atTarget = k;
+      }
+      break;
+    }
+    next.push(k);
+  }
+  const named = shownJson((key[2] as string).replace(/^["']|["']$/g, ''));
+  const as = atTarget === null ? `deeper than ${named} on line ${String(keyLine)}` : `as the "-" on line ${String(atTarget)}`;
+  return {
+    from: n,
+    to: next.at(-1) ?? n,
+    issue: {
+      file: src.file,
+      line: n,
+      column: dash + 1,
+      message: `invalid YAML: the list item on line ${String(n)} is indented by ${plural(dash, 'space', 'spaces')}, less than ${named} on line ${String(keyLine)} (${String(keyColumn)}), so YAML does not read it as an item of the list under ${named}`,
+      fix: `indent its "-" by ${plural(target, 'space', 'spaces')} (not ${String(dash)}), ${as}, so that line ${String(n)} reads\n    ${' '.repeat(target)}${(lines[n - 1] as string).slice(dash)}${alsoMoved(next, target - dash, 'right')}`,
+    },
   };
 }
 
@@ -1227,6 +1425,8 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   const escapesByLine = new Map<number, { issue: ConfigIssue; escapes: string[] }>();
   /** First items of a list indented deeper than the next ones (deeperFirstItems): one issue each. */
   const deeperLists: DeeperItems[] = [];
+  /** List items at the column of the keys above them (itemAtKeyColumn): one issue each. */
+  const keyItems: ItemAtKeys[] = [];
   for (const err of errors) {
     if (quoteOpened !== null && err !== quoteEnd && err.offset > quoteOpened) continue;
     if (dash !== null && err.offset >= dash.offset) {
@@ -1279,6 +1479,13 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
         if (!out.includes(deeper.issue)) out.push(deeper.issue);
         continue;
       }
+    }
+    // A list item at the column of the keys above it: one issue for it and the lines that go with it (itemAtKeyColumn).
+    const atKeys = keyItems.find((k) => line >= k.from && line <= k.to && followsItemAtKeys(err)) ?? (isNestingError(err) || err.code === 'UNEXPECTED_TOKEN' ? itemAtKeyColumn(src, line) : null);
+    if (atKeys !== null) {
+      if (!keyItems.includes(atKeys)) keyItems.push(atKeys);
+      if (!out.includes(atKeys.issue)) out.push(atKeys.issue);
+      continue;
     }
     const slip = slips.get(err.offset);
     if (slip !== undefined) {
@@ -1368,6 +1575,14 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
         continue;
       }
     } else if (err.code === 'BAD_INDENT' && /^All sequence items must start at the same column/.test(err.message)) {
+      // Said at the end of a key's line: the list under it, written left of the key (itemShortOfKey).
+      const short = itemShortOfKey(src, pos.line);
+      if (short !== null) {
+        misplacedItem = short.from;
+        keyItems.push(short);
+        out.push(short.issue);
+        continue;
+      }
       misplacedItem = pos.line;
       message = `invalid YAML: the list item on line ${String(pos.line)} starts at another column than the list's items above it`;
       fix = misplacedItemFix(src, pos.line) ?? 'start its "-" at the column of the other items\' "-", and its other lines at the column of the item above\'s keys: indentation is part of YAML\'s structure';

@@ -1,0 +1,113 @@
+// A list item written at the column of a mapping's keys, or a key's list written left of the key:
+// said at the item's "-", in our words, with the line as it should read (docs/troubleshooting.md),
+// not in the parser's words at the line it stopped on. Through the loader, real files in a temp dir.
+
+import { describe, expect, it } from 'vitest';
+import { formatIssue } from '../../src/suite/index.js';
+import { quotedAndSaid } from '../support/troubleshooting.js';
+import { C, F, OK_FIXTURE, load } from './helpers.js';
+
+const P = '.agent-replay/personas';
+const AGENT = 'agent:\n  url: http://127.0.0.1:9/chat\n';
+
+/** `file:line:column: message` and the fix of each error. */
+function said(errors: { file: string; line: number | null; column: number | null; message: string; fix: string }[]): string[] {
+  return errors.map((e) => `${e.file}:${String(e.line)}:${String(e.column)}: ${e.message}\n  fix: ${e.fix}`);
+}
+
+describe('a list item at the column of the keys above it', () => {
+  it('after a key and its value: said at its "-", with each reading of it and its fix', async () => {
+    const r = await load({
+      [C]: AGENT,
+      // The parser: "Implicit keys need to be on a single line", at line 3.
+      [`${F}/a.yml`]: 'label: x\nmessage: y\n- z\n',
+      // A mapping item: also the next item of a list of fixtures; the parser says it at the blank line.
+      [`${F}/b.yml`]: 'label: b\nmessage: hi\n\n- contains: refund\n- maxLatencyMs: 2000\n',
+      // A key with a list above it in the same mapping: one more item of that list, too.
+      [`${P}/p.yml`]: 'label: p\nopening: hi\nfollowUps:\n  - one\nmaxTurns: 3\n- two\nexpect: { terminal: finish }\n',
+      // A mapping item after a list of mappings: one more of them (not of a list of text), its lines moved together.
+      [`${P}/q.yml`]: 'label: q\nopening: hi\nfollowUps: [one]\nmocks:\n  - tool: find_order\n    output: { status: delivered }\nmaxTurns: 3\n- tool: issue_refund\n  output: { ok: true }\nexpect: { terminal: finish }\n',
+    });
+    // In a list item, at its keys' column: a list whose key was left out, or (a mapping that starts
+    // with no key of that item) the list's next item; `- label: b` is only that (errors.test.ts).
+    const inItem = await load({
+      [C]: AGENT,
+      [`${F}/c.yml`]: '- label: c\n  message: hi\n  - contains: refund\n    flags: i\n',
+      [`${P}/r.yml`]: '- label: r\n  opening: hi\n  - one\n  expect: { terminal: finish }\n',
+    });
+    const because = (n: number, key: string, at: number): string =>
+      `invalid YAML: the list item on line ${String(n)} is at the column of the keys above it, after "${key}" on line ${String(at)} and its value, so YAML reads it neither as a key nor as an item of a list (a list may start at its key's column only on the line after the key)`;
+    const ownKey = 'for a list whose key was left out, write the key above it, at its column, ending in ":"';
+    expect(said(r.errors)).toEqual([
+      `${F}/a.yml:3:1: ${because(3, 'message', 2)}\n  fix: ${ownKey}`,
+      `${F}/b.yml:4:1: ${because(4, 'message', 2)}\n  fix: for the next item of a list of mappings, write "- " before line 1 too, so that it reads\n    - label: b\n  and indent line 2 by 2 spaces more\n  or, ${ownKey}`,
+      `${P}/p.yml:6:1: ${because(6, 'maxTurns', 5)}\n  fix: for one more item of the list of "followUps" on line 3, move line 6 up under line 4, indented by 2 spaces more\n  or, ${ownKey}`,
+      `${P}/q.yml:8:1: ${because(8, 'maxTurns', 7)}\n  fix: for one more item of the list of "mocks" on line 4, move lines 8 to 9 up under line 6, indented by 2 spaces more\n  or, ${ownKey}`,
+    ]);
+    expect(said(inItem.errors)).toEqual([
+      `${F}/c.yml:3:3: ${because(3, 'message', 2)}\n  fix: for the next item of the list, start its "-" at the beginning of the line, as the "-" on line 1, so that line 3 reads\n    - contains: refund\n  and move line 4 left by 2 spaces too\n  or, ${ownKey}`,
+      `${P}/r.yml:3:3: ${because(3, 'opening', 2)}\n  fix: ${ownKey}`,
+    ]);
+    quotedAndSaid(r.errors.map(formatIssue).join('\n'), 'invalid YAML: the list item on line 3 is at the column of the keys above it, after "message" on line 2 and its value, so YAML reads it neither as a key nor as an item of a list ...');
+    // Each fix as written: the file loads, the list read as meant.
+    const fixed = await load({
+      [C]: AGENT,
+      [`${F}/a.yml`]: 'label: x\nmessage: y\nassert:\n- contains: z\n',
+      [`${F}/b.yml`]: '- label: b\n  message: hi\n\n- label: c\n  message: yo\n',
+      [`${P}/p.yml`]: 'label: p\nopening: hi\nfollowUps:\n  - one\n  - two\nmaxTurns: 3\nexpect: { terminal: finish }\n',
+    });
+    expect(fixed.errors).toEqual([]);
+    expect(fixed.suite!.fixtures.map((f) => f.label)).toEqual(['x', 'b', 'c']);
+    expect(fixed.suite!.personas.map((p) => p.followUps)).toEqual([['one', 'two']]);
+  });
+
+  it('after its key\'s list written deeper: the list\'s next item, at its items\' column', async () => {
+    // The parser: "A block sequence may not be used as an implicit map key" at line 5, the item's.
+    const r = await load({
+      [C]: AGENT,
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${P}/p.yml`]: '- label: p\n  opening: hi\n  followUps:\n    - one\n  - two\n  - three\n  expect: { terminal: finish }\n',
+    });
+    expect(said(r.errors)).toEqual([
+      `${P}/p.yml:5:3: invalid YAML: the list item on line 5 is at the column of "followUps" on line 3, left of the items of its list (from line 4), so YAML reads it neither as an item of that list nor as a key\n` +
+        '  fix: indent its "-" by 4 spaces (not 2), as the "-" on line 4, so that line 5 reads\n        - two\n  and move line 6 right by 2 spaces too',
+    ]);
+    quotedAndSaid(r.errors.map(formatIssue).join('\n'), 'the list item on line 5 is at the column of "followUps" on line 3, left of the items of its list (from line 4), ...');
+    const fixed = await load({ [C]: AGENT, [`${F}/a.yml`]: OK_FIXTURE, [`${P}/p.yml`]: '- label: p\n  opening: hi\n  followUps:\n    - one\n    - two\n    - three\n  expect: { terminal: finish }\n' });
+    expect(fixed.errors).toEqual([]);
+    expect(fixed.suite!.personas[0]!.followUps).toEqual(['one', 'two', 'three']);
+  });
+
+  it('a list at its key\'s column right after the key is that key\'s value, and valid', async () => {
+    const r = await load({ [C]: AGENT, [`${F}/a.yml`]: OK_FIXTURE, [`${P}/p.yml`]: 'label: p\nopening: hi\nfollowUps:\n- one\n- two\nmaxTurns: 3\nexpect: { terminal: finish }\n' });
+    expect(r.errors).toEqual([]);
+    expect(r.suite!.personas[0]!.followUps).toEqual(['one', 'two']);
+  });
+});
+
+describe('a key\'s list written left of the key, right of its item\'s "-"', () => {
+  it('is said at the list\'s first "-", not at the key\'s line, with the line as it should read', async () => {
+    // The parser: "All sequence items must start at the same column", at the end of line 4.
+    const r = await load({
+      [C]: AGENT,
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${P}/p.yml`]: 'personas:\n  - label: p\n    opening: hi\n    followUps:\n   - one\n   - two\n    expect: { terminal: finish }\n',
+      // An item after it at the key's column: that column.
+      [`${P}/q.yml`]: 'personas:\n  - label: q\n    opening: hi\n    followUps:\n   - one\n    - two\n    expect: { terminal: finish }\n',
+    });
+    const because = 'invalid YAML: the list item on line 5 is indented by 3 spaces, less than "followUps" on line 4 (4), so YAML does not read it as an item of the list under "followUps"';
+    expect(said(r.errors)).toEqual([
+      `${P}/p.yml:5:4: ${because}\n  fix: indent its "-" by 6 spaces (not 3), deeper than "followUps" on line 4, so that line 5 reads\n          - one\n  and move line 6 right by 3 spaces too`,
+      `${P}/q.yml:5:4: ${because}\n  fix: indent its "-" by 4 spaces (not 3), as the "-" on line 6, so that line 5 reads\n        - one`,
+    ]);
+    quotedAndSaid(r.errors.map(formatIssue).join('\n'), because);
+    const fixed = await load({
+      [C]: AGENT,
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${P}/p.yml`]: 'personas:\n  - label: p\n    opening: hi\n    followUps:\n      - one\n      - two\n    expect: { terminal: finish }\n',
+      [`${P}/q.yml`]: 'personas:\n  - label: q\n    opening: hi\n    followUps:\n    - one\n    - two\n    expect: { terminal: finish }\n',
+    });
+    expect(fixed.errors).toEqual([]);
+    expect(fixed.suite!.personas.map((p) => p.followUps)).toEqual([['one', 'two'], ['one', 'two']]);
+  });
+});
