@@ -61,6 +61,31 @@ describe('suite files with CRLF line endings and a byte-order mark', () => {
     for (const e of r.errors) expect(`${e.message}\n${e.fix}`).not.toMatch(/[\r\uFEFF]/);
   });
 
+  it('a last line without a line break (as Notepad saves it) is read as with one: an empty value is said at its key, with the fix', async () => {
+    // With and without the line break, LF and CRLF: the same errors, at the same places, with the same fixes.
+    const files = {
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n',
+      [`${F}/empty.yml`]: 'label: a\nmessage:\n',
+      [`${F}/list.yml`]: 'fixtures:\n  - label: b\n    message:   \n',
+      [`${F}/comment.yml`]: 'label: c\nmessage: #5521 where is it?\n',
+      [`${P}/p.yml`]: 'label: s\nexpect:\n  reply:\n    - { contains: "ok" }\nopening:\n',
+    };
+    const cut = (text: string): string => text.replace(/\r?\n$/, '');
+    const said = (r: Awaited<ReturnType<typeof load>>) => r.errors.map((e) => [e.file, e.line, e.column, e.message, e.fix]);
+    const expected = said(await load(files));
+    expect(expected.map(([file, line, column]) => [file, line, column])).toEqual([
+      [`${F}/comment.yml`, 2, 1],
+      [`${F}/empty.yml`, 2, 1],
+      [`${F}/list.yml`, 3, 5],
+      [`${P}/p.yml`, 5, 1],
+    ]);
+    expect(expected[0]?.[4]).toBe('YAML reads "#5521 where is it?" after "message:" as a comment, so message is empty: quote it if it is the text (message: "#5521 where is it?")');
+    for (const style of [(t: string) => t, windows]) {
+      const r = await load(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, cut(style(v))])));
+      expect(said(r)).toEqual(expected);
+    }
+  });
+
   it('labels that name a file Windows refuses are configuration errors at the label, with a label to use', async () => {
     const r = await load({
       [`${F}/list.yml`]: 'fixtures:\n  - { label: CON, message: hi }\n  - { label: nul.orders, message: hi }\n  - { label: com1, message: hi }\n  - { label: console, message: hi }\n  - { label: lpt-1, message: hi }\n',
