@@ -86,6 +86,21 @@ describe('suite files with CRLF line endings and a byte-order mark', () => {
     }
   });
 
+  it('a line indented with a tab is said in our words with the fix, the same with CRLF line endings', async () => {
+    const files = {
+      [C]: 'agent:\n\turl: http://127.0.0.1:9/chat\n\ttimeoutMs: 5\n',
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert:\n\tcontains: x\n',
+    };
+    const said = (r: Awaited<ReturnType<typeof load>>) => r.errors.map((e) => `${e.file}:${String(e.line)}:${String(e.column)}: ${e.message}\n  fix: ${e.fix}`);
+    const fix = 'indent with spaces, not tabs (set the editor to insert spaces for this file)';
+    const expected = [
+      `${C}:2:1: invalid YAML: lines 2 and 3 are indented with a tab, which YAML does not allow\n  fix: ${fix}`,
+      `${F}/a.yml:4:1: invalid YAML: line 4 is indented with a tab, which YAML does not allow\n  fix: ${fix}`,
+    ];
+    expect(said(await load(files))).toEqual(expected);
+    expect(said(await load(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, windows(v)]))))).toEqual(expected);
+  });
+
   it('labels that name a file Windows refuses are configuration errors at the label, with a label to use', async () => {
     const r = await load({
       [`${F}/list.yml`]: 'fixtures:\n  - { label: CON, message: hi }\n  - { label: nul.orders, message: hi }\n  - { label: com1, message: hi }\n  - { label: console, message: hi }\n  - { label: lpt-1, message: hi }\n',
