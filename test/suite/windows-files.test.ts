@@ -160,4 +160,38 @@ describe('suite files with CRLF line endings and a byte-order mark', () => {
       ],
     ]);
   });
+
+  it('files whose names differ only in how an accented letter is encoded (NFC, NFD as macOS writes names) are an error on the second, said with why they look alike', async () => {
+    const nfc = 'caf\u00e9';
+    const nfd = 'cafe\u0301';
+    const script = (label: string) => `label: ${label}\nopening: hi\nexpect:\n  reply:\n    - { contains: "ok" }\n`;
+    const r = await load({
+      [`${F}/${nfc}.yml`]: 'label: a\nmessage: hi\n',
+      [`${F}/${nfd}.yml`]: 'label: b\nmessage: hi\n',
+      // In case too: one file on macOS (which ignores both), two on Windows (which ignores case only).
+      [`${F}/${nfc}/x.yml`]: 'label: c\nmessage: hi\n',
+      [`${F}/Cafe\u0301/x.yml`]: 'label: d\nmessage: hi\n',
+      // Folders that differ so are one there, and lose no file: not an error.
+      [`${F}/${nfd}/y.yml`]: 'label: e\nmessage: hi\n',
+      [`${P}/${nfc}.yml`]: script('p1'),
+      [`${P}/${nfd}.yml`]: script('p2'),
+    });
+    const rest = (what: string) => `an accented letter is one character in one and a letter plus a combining accent in the other (Unicode NFC, NFD): macOS takes them for one file, and a checkout there keeps only one, whose ${what} alone would run`;
+    expect(r.errors.map((e) => [e.file, e.message])).toEqual([
+      [`${F}/${nfc}.yml`, `file name looks the same as ${F}/${nfd}.yml, but ${rest('fixtures')}`],
+      [`${F}/${nfc}/x.yml`, `file name differs only in case from ${F}/Cafe\u0301/x.yml, but ${rest('fixtures')}`],
+      [`${P}/${nfc}.yml`, `file name looks the same as ${P}/${nfd}.yml, but ${rest('persona scripts')}`],
+    ]);
+    expect(r.errors[0]?.fix).toBe(`rename one of them (git mv '${F}/${nfc}.yml' <new name>), or move its fixtures into the other`);
+  });
+
+  it('a label is A-Z, a-z, 0-9 and . _ -: "café" is refused alike written NFC or NFD, with the same label offered, never read as two items', async () => {
+    const r = await load({ [`${F}/a.yml`]: 'fixtures:\n  - { label: caf\u00e9, message: hi }\n  - { label: cafe\u0301, message: hi }\n' });
+    expect(r.errors.map((e) => [e.line, e.column, e.message.normalize('NFC'), e.fix])).toEqual([2, 3].map((line) => [
+      line,
+      14,
+      'label "caf\u00e9" is not valid: a label is 1-80 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit (it names the baseline file)',
+      'rename it, e.g. label: cafe',
+    ]));
+  });
 });
