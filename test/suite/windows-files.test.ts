@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { baselinePath, serializeBaseline } from '../../src/suite/index.js';
 import { B, C, F, load } from './helpers.js';
+import { fixtureDefinitionHash, personaDefinitionHash } from '../../src/evaluate/definition.js';
 
 const P = '.agent-replay/personas';
 
@@ -41,6 +42,10 @@ describe('suite files with CRLF line endings and a byte-order mark', () => {
     expect(fixture.assertion).toEqual({ kind: 'contains', value: 'folded text\n' });
     expect(win.suite!.fixtures).toEqual(lf.suite!.fixtures);
     expect(win.suite!.personas.map((p) => p.label)).toEqual(['script']);
+    expect(win.suite!.personas).toEqual(lf.suite!.personas);
+    // The same definitions: a suite re-saved with CRLF is not "edited" (results.json's definitionHash, acceptance's check of it).
+    expect(win.suite!.fixtures.map((f) => fixtureDefinitionHash(f))).toEqual(lf.suite!.fixtures.map((f) => fixtureDefinitionHash(f)));
+    expect(win.suite!.personas.map((p) => personaDefinitionHash(p))).toEqual(lf.suite!.personas.map((p) => personaDefinitionHash(p)));
     expect(win.suite!.config.agent.timeoutMs).toBe(5000);
     // The baseline with a byte-order mark is read, not refused as invalid JSON at 1:1.
     expect(win.suite!.baselines.get('multi')?.reply).toBe('Line one\nLine two');
