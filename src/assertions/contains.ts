@@ -24,10 +24,10 @@ function encodedOtherwise(value: string, reply: string): string {
   if (!reply.normalize('NFC').includes(value.normalize('NFC'))) return '';
   const checkNfc = value === value.normalize('NFC');
   const how = checkNfc
-    ? 'the reply writes an accented letter as a letter and a combining accent (Unicode NFD), the check as one character (NFC)'
-    : 'the check writes an accented letter as a letter and a combining accent (Unicode NFD, as some macOS editors save text), the reply as one character (NFC)';
+    ? "the reply's accented letter is a letter plus a combining accent (Unicode NFD), the check's one character (NFC)"
+    : 'its accented letter is a letter plus a combining accent (Unicode NFD, as some macOS editors save text), the reply\'s one character (NFC)';
   const escaped = yamlEscaped(value.normalize(checkNfc ? 'NFD' : 'NFC'));
-  return ` as written: ${how}, so the two look the same${escaped.length > 100 ? '' : `; write it as the reply does: contains: "${escaped}"`}`;
+  return ` as written: ${how}${escaped.length > 60 ? '' : `; write it as the reply does: contains: "${escaped}"`}`;
 }
 
 /** `text` inside YAML's double quotes: a quote and a backslash escaped, and every character outside printable ASCII as \uXXXX (\UXXXXXXXX past U+FFFF). */

@@ -49,13 +49,13 @@ describe('contains', () => {
     const fromMac = await evaluateAssertion({ kind: 'contains', value: nfd }, `Our ${nfc} opens at 9.`, deps);
     expect(fromMac).toEqual({
       verdict: 'fail',
-      detail: `reply does not contain "${nfd}" as written: the check writes an accented letter as a letter and a combining accent (Unicode NFD, as some macOS editors save text), the reply as one character (NFC), so the two look the same; write it as the reply does: contains: "caf\\u00E9"`,
+      detail: `reply does not contain "${nfd}" as written: its accented letter is a letter plus a combining accent (Unicode NFD, as some macOS editors save text), the reply's one character (NFC); write it as the reply does: contains: "caf\\u00E9"`,
     });
-    quotedAndSaid(fromMac.detail, 'reply does not contain "<value>" as written: the check writes an accented letter as a letter and a combining accent (Unicode NFD, ...), the reply as one character (NFC), so the two look the same', { '<value>': nfd });
+    quotedAndSaid(fromMac.detail, "reply does not contain \"<value>\" as written: its accented letter is a letter plus a combining accent (Unicode NFD, ...), the reply's one character (NFC)", { '<value>': nfd });
     // The reply NFD, the check NFC.
     const fromAgent = await evaluateAssertion({ kind: 'contains', value: nfc }, `Our ${nfd} opens at 9.`, deps);
     expect(fromAgent.detail).toBe(
-      `reply does not contain "${nfc}" as written: the reply writes an accented letter as a letter and a combining accent (Unicode NFD), the check as one character (NFC), so the two look the same; write it as the reply does: contains: "cafe\\u0301"`,
+      `reply does not contain "${nfc}" as written: the reply's accented letter is a letter plus a combining accent (Unicode NFD), the check's one character (NFC); write it as the reply does: contains: "cafe\\u0301"`,
     );
     // The value the fix writes, read by the loader, is the reply's: the check then passes.
     const loaded = await load({ '.agent-replay/fixtures/a.yml': 'label: a\nmessage: hi\nassert:\n  contains: "cafe\\u0301"\n' });
