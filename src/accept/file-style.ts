@@ -31,6 +31,17 @@ export function inStyleOf(style: FileStyle, text: string): string {
 }
 
 /**
+ * Whether two texts of a file are the same but for their style: their line endings (CRLF, LF) and a
+ * byte-order mark. A baseline re-saved so (a Windows editor, a repository renormalized) reads as the
+ * same baseline, so a pull request or a checkout that does only that edits no baseline (docs/fixtures.md,
+ * "Line endings and byte-order marks").
+ */
+export function sameButStyle(a: string, b: string): boolean {
+  const plain = (text: string): string => text.replace(/^\uFEFF/, '').replace(/\r\n/g, '\n');
+  return a === b || plain(a) === plain(b);
+}
+
+/**
  * The style a new baseline is written in (docs/fixtures.md, "Line endings and byte-order marks"):
  * the style of the folder's first baseline by name (byte order, as git lists a folder), so that a
  * folder whose baselines are all CRLF or all marked stays so; LF without a mark when the folder holds

@@ -14,6 +14,7 @@ import { fixtureEdits, type ChangedFixtureFile } from '../suite/edits.js';
 import { configEdits, type ChangedConfigFile } from '../suite/config-edits.js';
 import { CONFIG_NAMES } from '../suite/index.js';
 import { COMMIT_HEADLINE } from './accept.js';
+import { sameButStyle } from '../accept/file-style.js';
 import { plural, thousands } from '../words.js';
 import { readYaml, withYamlPackage } from '../suite/yaml/index.js';
 import { actionFolders, inFolder, workflowNamed, type StepsNamed } from './workflow-runs.js';
@@ -26,12 +27,19 @@ const MAX_LISTED_FILES = 300;
  * a file read at the base and not at the head would list all its items as deleted.
  */
 export const MAX_SUITE_FILES = 50;
+/**
+ * The most baselines changed outside an accept commit that are read at both commits (two requests
+ * each) to tell a file only re-saved with other line endings or a byte-order mark, which is no
+ * edit; past them each is listed as edited, as any other.
+ */
+const MAX_RESTYLED_READ = 20;
 /** The most runs of accept and other commits told apart (a request each). */
 const MAX_SEGMENTS = 20;
 /**
  * The most pull requests of one deployed commit compared with their bases (deployment_status): each
- * comparison is up to about 250 requests (the comparison, two a changed file, the runs of commits,
- * the workflows and local actions read at both commits).
+ * comparison is up to about 290 requests (the comparison, two a changed file, two a baseline
+ * changed outside an accept commit for the first MAX_RESTYLED_READ, the runs of commits, the
+ * workflows and local actions read at both commits).
  */
 export const MAX_PULLS_COMPARED = 10;
 
@@ -290,7 +298,11 @@ export async function suiteEditsFor(
       }
     }
   }
-  const baselines: BaselineEdit[] = changedBaselines.filter((f) => madeBy.get(f.path) !== 'accept').map((f) => ({ file: f.path, status: f.status }));
+  const outsideAccepts = changedBaselines.filter((f) => madeBy.get(f.path) !== 'accept');
+  // A baseline whose text changed only in its line endings or byte-order mark (a Windows editor
+  // re-saved it, a repository renormalized) reads as it did: no edit (docs/action.md, "Suite edited").
+  const restyled = await restyledBaselines(github, at, outsideAccepts.filter((f) => f.status === 'modified').slice(0, MAX_RESTYLED_READ).map((f) => f.path), from, head);
+  const baselines: BaselineEdit[] = outsideAccepts.filter((f) => !restyled.has(f.path)).map((f) => ({ file: f.path, status: f.status }));
   // The workflows: what runs the check, with which inputs (fail-on, repeat, the judge), and, for a
   // fork's pull request, the run whose records a workflow_run report comments with.
   // The local actions they use and the files their steps name: each with what uses or names it.
@@ -314,6 +326,19 @@ export async function suiteEditsFor(
     ...(workflows.length > 0 ? { workflows } : {}),
     unknown: unknown.length > 0 ? `${unknown.join('; ')}.` : null,
   };
+}
+
+/** Of the baseline files at `paths`, those whose text at `head` is the one at `base` but for its line endings and byte-order mark. */
+async function restyledBaselines(github: GitHubApi, at: { owner: string; repo: string }, paths: readonly string[], base: string, head: string): Promise<Set<string>> {
+  const text = async (path: string, ref: string): Promise<string | null> => {
+    const file = await github.getContent(at.owner, at.repo, path, ref);
+    return file?.kind === 'file' ? file.text : null;
+  };
+  const same = await Promise.all(paths.map(async (path) => {
+    const [was, now] = await Promise.all([text(path, base), text(path, head)]);
+    return was !== null && now !== null && sameButStyle(was, now);
+  }));
+  return new Set(paths.filter((_, i) => same[i]));
 }
 
 /**

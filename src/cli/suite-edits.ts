@@ -12,6 +12,7 @@ import { configEdits } from '../suite/config-edits.js';
 import { CONFIG_NAMES } from '../suite/index.js';
 import { UsageError } from '../engine.js';
 import { runGit } from '../git-command.js';
+import { sameButStyle } from '../accept/file-style.js';
 import { shownShellWord, terminalLine } from '../words.js';
 
 /**
@@ -164,7 +165,14 @@ export async function gitSuiteEdits(base: GitBase): Promise<SuiteEdits | null> {
       };
       config = await configEdits({ before: side(wasTexts), after: side(nowTexts) });
     }
-    const baselines: BaselineEdit[] = changed.filter((f) => isBaseline(f.path) || (f.previous !== undefined && isBaseline(f.previous))).map((f) => ({ file: f.path, status: statusWord(f.status) }));
+    const changedBaselines = changed.filter((f) => isBaseline(f.path) || (f.previous !== undefined && isBaseline(f.previous)));
+    // A baseline whose text changed only in its line endings or byte-order mark (re-saved by a Windows
+    // editor, in a checkout without core.autocrlf) reads as it did: no edit.
+    const modified = changedBaselines.filter((f) => f.status === 'M');
+    const was = await blobsAt(root, from, modified.map((f) => f.path), base.env);
+    const now = await Promise.all(modified.map((f) => readFile(join(root, ...f.path.split('/')), 'utf8').catch(() => null)));
+    const restyled = new Set(modified.filter((_, i) => was[i] != null && now[i] != null && sameButStyle(was[i] as string, now[i] as string)));
+    const baselines: BaselineEdit[] = changedBaselines.filter((f) => !restyled.has(f)).map((f) => ({ file: f.path, status: statusWord(f.status) }));
     if (fixtures.length === 0 && config.length === 0 && baselines.length === 0) return null;
     return { base: from, fixtures, ...(config.length > 0 ? { config } : {}), baselines, unknown: null, source: 'git', rev: base.rev };
   } catch (e) {

@@ -171,6 +171,17 @@ function itemsOf(path: string, text: string | null, kind: 'fixture' | 'persona')
  * entries in that order: checks, what it replays, repeat. Files sorted by path; fixtures first,
  * then scripts.
  */
+/**
+ * `before` and `after` as an edit says them, with a word when they look the same: the same text
+ * but for how an accented letter is encoded (`é` as one character, Unicode NFC, or as `e` and a
+ * combining accent, NFD, as some macOS editors save text), which sends (or looks for) other bytes.
+ */
+function encodingSaid(before: string | null, after: string | null): { before: string | null; after: string | null } {
+  if (before === null || after === null || before === after || before.normalize('NFC') !== after.normalize('NFC')) return { before, after };
+  const now = after === after.normalize('NFC') ? 'one character (Unicode NFC), where it was a letter and a combining accent (NFD)' : 'a letter and a combining accent (Unicode NFD, as some macOS editors save text), where it was one character (NFC)';
+  return { before, after: `${after} (looks the same, but an accented letter is now ${now})` };
+}
+
 export async function fixtureEdits(files: readonly ChangedFixtureFile[]): Promise<FixtureEdit[]> {
   return withYamlPackage(() => {
     const before = new Map<string, { item: Item; file: string }>();
@@ -197,13 +208,13 @@ export async function fixtureEdits(files: readonly ChangedFixtureFile[]): Promis
         const current = scriptChecks(script);
         const gone = without(old, current);
         const added = without(current, old);
-        if (gone.length > 0 || added.length > 0) scripts.push({ label, kind: 'persona', file, change: 'assertion', before: joined(gone), after: joined(added) });
+        if (gone.length > 0 || added.length > 0) scripts.push({ label, kind: 'persona', file, change: 'assertion', ...encodingSaid(joined(gone), joined(added)) });
         // What it replays: another opening, follow-up or mock is another test under the same label.
         const wasSent = scriptReplay(was.item.script);
         const sent = scriptReplay(script);
         const unsent = without(wasSent, sent);
         const newly = without(sent, wasSent);
-        if (unsent.length > 0 || newly.length > 0) scripts.push({ label, kind: 'persona', file, change: 'script', before: joined(unsent), after: joined(newly) });
+        if (unsent.length > 0 || newly.length > 0) scripts.push({ label, kind: 'persona', file, change: 'script', ...encodingSaid(joined(unsent), joined(newly)) });
         // How many attempts must pass: another repeat is another verdict from the same replies.
         const repeat = repeatEdit(was.item.script.repeat, script.repeat);
         if (repeat !== null) scripts.push({ label, kind: 'persona', file, change: 'repeat', ...repeat });
@@ -217,14 +228,14 @@ export async function fixtureEdits(files: readonly ChangedFixtureFile[]): Promis
       const fixture = (now as Extract<Item, { kind: 'fixture' }>).fixture;
       const assertion = fixture.assertion;
       if (JSON.stringify(old) !== JSON.stringify(assertion)) {
-        edits.push({ label, file, change: 'assertion', before: assertionWords(old), after: assertionWords(assertion) });
+        edits.push({ label, file, change: 'assertion', ...encodingSaid(assertionWords(old), assertionWords(assertion)) });
       }
       // What it sends: another message (or persona tag) is another test under the same label.
       const wasSent = fixtureReplay(was.item.fixture);
       const sent = fixtureReplay(fixture);
       const unsent = without(wasSent, sent);
       const newly = without(sent, wasSent);
-      if (unsent.length > 0 || newly.length > 0) edits.push({ label, file, change: 'script', before: joined(unsent), after: joined(newly) });
+      if (unsent.length > 0 || newly.length > 0) edits.push({ label, file, change: 'script', ...encodingSaid(joined(unsent), joined(newly)) });
       const repeat = repeatEdit(was.item.fixture.repeat, fixture.repeat);
       if (repeat !== null) edits.push({ label, file, change: 'repeat', ...repeat });
     }

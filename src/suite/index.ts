@@ -776,22 +776,29 @@ function kindWarning(shown: string, label: string, persona: boolean): ConfigIssu
 /**
  * Fixture or persona files whose paths differ only in case (`Refund.yml`, `refund.yml`): one file on
  * macOS and Windows, where a checkout keeps only one of them and its items are silently not run.
- * An error on each but the first (docs/fixtures.md, "A fixture"); both are still read.
+ * So are paths that differ only in how an accented letter is encoded (`café.yml` with é as one
+ * character, NFC, and as e and a combining accent, NFD, as macOS writes names): they look alike,
+ * and macOS takes them for one file (Windows does not). An error on each but the first
+ * (docs/fixtures.md, "A fixture"); both are still read.
  */
 function namesDifferingInCase(shown: readonly string[], what: string, found: Findings): void {
   const first = new Map<string, string>();
   for (const file of shown) {
-    const key = file.toLowerCase();
+    const key = file.normalize('NFC').toLowerCase();
     const earlier = first.get(key);
     if (earlier === undefined) {
       first.set(key, file);
       continue;
     }
+    const encoded = file.toLowerCase() !== earlier.toLowerCase();
+    const alike = file.normalize('NFC') === earlier.normalize('NFC') ? `looks the same as ${earlier}` : `differs only in case from ${earlier}`;
     found.errors.push({
       file,
       line: null,
       column: null,
-      message: `file name differs only in case from ${earlier}: on macOS and Windows they are one file, and a checkout there keeps only one of them, whose ${what} alone would run`,
+      message: encoded
+        ? `file name ${alike}, but an accented letter is one character in one and a letter plus a combining accent in the other (Unicode NFC, NFD): macOS takes them for one file, and a checkout there keeps only one, whose ${what} alone would run`
+        : `file name differs only in case from ${earlier}: on macOS and Windows they are one file, and a checkout there keeps only one of them, whose ${what} alone would run`,
       fix: `rename one of them (git mv ${shownShellWord(file)} <new name>), or move its ${what} into the other`,
     });
   }

@@ -190,7 +190,9 @@ function firstNonUtf8(bytes: Buffer): { byte: number; line: number; column: numb
       i += size;
       continue;
     }
-    const lineStart = i === 0 ? 0 : bytes.lastIndexOf(0x0a, i - 1) + 1;
+    // A byte-order mark is no part of the first line's columns (docs/configuration.md, "Files from Windows and macOS").
+    const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? 3 : 0;
+    const lineStart = i === 0 ? 0 : Math.max(bytes.lastIndexOf(0x0a, i - 1) + 1, bom);
     let line = 1;
     for (let k = bytes.indexOf(0x0a); k !== -1 && k < i; k = bytes.indexOf(0x0a, k + 1)) line += 1;
     const column = [...bytes.subarray(lineStart, i).toString('utf8')].length + 1;

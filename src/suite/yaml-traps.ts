@@ -94,7 +94,7 @@ function commentCutWarning(file: TrapFile, base: PathSegment[], key: PathSegment
         file: src.file,
         line: n + 1,
         column: hash + 1,
-        message: `${prefix()}${turn.name} on line ${n + 1} ends before ${quote(rest)}: YAML reads a # after a space and the rest of the line as a comment, so ${turn.effect} ${quote(value)}`,
+        message: `${prefix()}${turn.name} on line ${n + 1} ends before ${quote(rest)}: YAML reads a # after a ${line[hash - 1] === '\t' ? 'tab' : 'space'} and the rest of the line as a comment, so ${turn.effect} ${quote(value)}`,
         fix: `quote ${turn.name} if # is part of it (${turn.written(whole, props)}); if ${quote(rest)} is a comment, put it on a line of its own, or after ${turn.name} in quotes (${turn.written(value, props)} ${rest})`,
       };
     }

@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeBaselines } from '../../src/accept/write.js';
 import { serializeBaseline } from '../../src/suite/index.js';
+import { checkBaselineFile } from '../../src/suite/baselines.js';
+import { decideAcceptance } from '../../src/evaluate/acceptance.js';
 import type { Baseline } from '../../src/types.js';
 import { tempDir } from '../support/temp.js';
 
@@ -83,9 +85,18 @@ describe('accept over an existing baseline file', () => {
     expect(await readFile(join(windows, 'baselines', 'multi.json'), 'utf8')).toContain('\r\n');
 
     for (const repo of [origin, windows]) {
-      await writeBaselines(join(repo, 'baselines'), [baseline('Line one\nLine 2', 'stored'), baseline('Line one\nLine 2')]);
+      const accepted = [baseline('Line one\nLine 2', 'stored'), baseline('Line one\nLine 2')];
+      await writeBaselines(join(repo, 'baselines'), accepted);
       // Only the reply's line changed in each file: one line out, one in.
       expect(git(repo, 'diff', '--numstat').trim().split('\n').sort()).toEqual(['1\t1\tbaselines/multi.json', '1\t1\tbaselines/stored.json']);
+      // Read back, CRLF or not, each is the baseline accepted: the same reply, so accepting it again is "unchanged", not a rewrite.
+      for (const b of accepted) {
+        const read = checkBaselineFile(`baselines/${b.label}.json`, b.label, await readFile(join(repo, 'baselines', `${b.label}.json`), 'utf8'));
+        expect(read.errors).toEqual([]);
+        expect(read.baseline).toEqual(b);
+        const record = { label: b.label, errored: false, verdict: 'pass' as const, reply: b.reply, route: null, baseline: read.baseline, attempts: undefined };
+        expect(decideAcceptance(record, '2026-12-02T00:00:00.000Z', null).kind).toBe('unchanged');
+      }
     }
   });
 });

@@ -188,6 +188,22 @@ describe('a pull request that edits its own suite', () => {
     expect(edits?.baselines).toEqual([{ file: '.agent-replay/baselines/refund-policy.json', status: 'modified' }]);
   });
 
+  it('a baseline only re-saved with CRLF line endings or a byte-order mark is no edit; one edited besides still is', async () => {
+    const stored = serializeBaseline(baseline('refund-policy', 'refund', 'Refunds within 30 days.'));
+    const edited = serializeBaseline(baseline('opening-hours', 'hours', 'Open 9 to 6.'));
+    const { edits, block: s } = await editsOf([
+      // Committed from Windows without core.autocrlf: the repository now stores CRLF (and a mark) for one, and an edit in CRLF for the other.
+      { push: { [file('baselines/refund-policy.json')]: `\uFEFF${stored.replace(/\n/g, '\r\n')}`, [file('baselines/opening-hours.json')]: edited.replace(/\n/g, '\r\n') } },
+    ]);
+    expect(edits?.baselines).toEqual([{ file: '.agent-replay/baselines/opening-hours.json', status: 'modified' }]);
+    expect(s).not.toContain('refund-policy');
+  });
+
+  it('a pull request that only re-saves a baseline with CRLF line endings edits nothing of the suite', async () => {
+    const stored = serializeBaseline(baseline('refund-policy', 'refund', 'Refunds within 30 days.'));
+    expect((await editsOf([{ push: { [file('baselines/refund-policy.json')]: stored.replace(/\n/g, '\r\n') } }])).edits).toBeNull();
+  });
+
   it('names the workflow files the pull request changed: they set fail-on and repeat, and a changed one runs a fork\'s check, whose records a workflow_run report comments with', async () => {
     // The inputs of the step are not compared; a workflow that loosened fail-on (or writes its own results.json) read as no edit.
     const workflow = 'on: pull_request\njobs:\n  check:\n    runs-on: ubuntu-latest\n    steps:\n      - uses: agent-replay/agent-replay@v0.1.0\n        with: { fail-on: none }\n';

@@ -8,6 +8,7 @@ import { docsUrl } from '../../src/version.js';
 import { JUDGE_URL_SETTING } from '../../src/evaluate/causes.js';
 import { quotedAndSaid } from '../support/troubleshooting.js';
 import { switchableWatchdog } from '../support/held-timeout.js';
+import { load } from '../suite/helpers.js';
 
 // Every pattern given to this pool finishes: a budget no loaded machine runs out (the runaway has its own pool).
 const regex = createRegexPool({ size: 2, timeoutMs: 60_000 });
@@ -39,6 +40,30 @@ describe('contains', () => {
     const a: Assertion = { kind: 'contains', value: '30 days' };
     expect(await evaluateAssertion(a, 'Refunds within 30 days.', deps)).toEqual({ verdict: 'pass', detail: 'reply contains "30 days"' });
     expect(await evaluateAssertion(a, 'Refunds within 30 Days.', deps)).toEqual({ verdict: 'fail', detail: 'reply does not contain "30 days"' });
+  });
+
+  it('a value that looks as the reply does but writes an accented letter otherwise (NFC, NFD) still fails, said why, with the value as the reply writes it', async () => {
+    const nfc = 'caf\u00e9';
+    const nfd = 'cafe\u0301';
+    // The check saved by a macOS editor (NFD), the reply NFC.
+    const fromMac = await evaluateAssertion({ kind: 'contains', value: nfd }, `Our ${nfc} opens at 9.`, deps);
+    expect(fromMac).toEqual({
+      verdict: 'fail',
+      detail: `reply does not contain "${nfd}" as written: its accented letter is a letter plus a combining accent (Unicode NFD, as some macOS editors save text), the reply's one character (NFC); write it as the reply does: contains: "caf\\u00E9"`,
+    });
+    quotedAndSaid(fromMac.detail, "reply does not contain \"<value>\" as written: its accented letter is a letter plus a combining accent (Unicode NFD, ...), the reply's one character (NFC)", { '<value>': nfd });
+    // The reply NFD, the check NFC.
+    const fromAgent = await evaluateAssertion({ kind: 'contains', value: nfc }, `Our ${nfd} opens at 9.`, deps);
+    expect(fromAgent.detail).toBe(
+      `reply does not contain "${nfc}" as written: the reply's accented letter is a letter plus a combining accent (Unicode NFD), the check's one character (NFC); write it as the reply does: contains: "cafe\\u0301"`,
+    );
+    // The value the fix writes, read by the loader, is the reply's: the check then passes.
+    const loaded = await load({ '.agent-replay/fixtures/a.yml': 'label: a\nmessage: hi\nassert:\n  contains: "cafe\\u0301"\n' });
+    const value = (loaded.suite?.fixtures[0]?.assertion as { value: string }).value;
+    expect(value).toBe(nfd);
+    expect((await evaluateAssertion({ kind: 'contains', value }, `Our ${nfd} opens at 9.`, deps)).verdict).toBe('pass');
+    // Another text: no such words.
+    expect((await evaluateAssertion({ kind: 'contains', value: nfc }, 'Our tea room opens at 9.', deps)).detail).toBe(`reply does not contain "${nfc}"`);
   });
 
   it('quotes long and multi-line values on one bounded line', async () => {

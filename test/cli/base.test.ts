@@ -104,6 +104,24 @@ describe('run --base', () => {
     expect(await gitSuiteEdits(await resolveBase('HEAD', join(cwd, '.agent-replay'), {}))).toBeNull();
   });
 
+  it('a baseline re-saved with CRLF line endings or a byte-order mark (its text otherwise as committed) is no edit; an edited one still is', async () => {
+    const baselineFile = join(cwd, '.agent-replay/baselines/refund.json');
+    const fixtures = join(cwd, '.agent-replay/fixtures/suite.yml');
+    const wasFixtures = await readFile(fixtures, 'utf8');
+    try {
+      // Not committed, in a checkout without core.autocrlf: git lists both files as modified (as below).
+      await writeFile(baselineFile, `\uFEFF${BASELINE.replace(/\n/g, '\r\n')}`);
+      await writeFile(fixtures, wasFixtures.replace(/\n/g, '\r\n'));
+      expect(await gitSuiteEdits(await resolveBase('HEAD', join(cwd, '.agent-replay'), {}))).toBeNull();
+      // Its reply edited too: an edit, whatever its line endings.
+      await writeFile(baselineFile, serializeBaseline(baseline('refund', 'edited by hand', null, 'pass')).replace(/\n/g, '\r\n'));
+      expect((await gitSuiteEdits(await resolveBase('HEAD', join(cwd, '.agent-replay'), {})))?.baselines).toEqual([{ file: '.agent-replay/baselines/refund.json', status: 'modified' }]);
+    } finally {
+      await writeFile(baselineFile, BASELINE);
+      await writeFile(fixtures, wasFixtures);
+    }
+  });
+
   it('names a fixture whose message changed and an item whose repeat changed, read with git (no run)', async () => {
     const fixtures = join(cwd, '.agent-replay/fixtures/suite.yml');
     const script = join(cwd, '.agent-replay/personas/refund.yml');

@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { renderComment } from '../../src/report/index.js';
 import { fixtureData } from '../../src/report/html/data.js';
 import type { FixtureRecord } from '../../src/types.js';
+import { answeredAnotherMessage, editedSinceBaseline } from '../../src/evaluate/drift.js';
+import { decideAcceptance } from '../../src/evaluate/acceptance.js';
 import { baseline, ctx, fixture, run } from './fixtures.js';
 import { allCodeBlocks, githubHtml, outsideCode } from './helpers.js';
 
@@ -53,6 +55,23 @@ describe('an edited fixture in the comment', () => {
       expect(md).toContain('**Message**: What is the refund window?');
       expect(md).not.toContain('edited since the baseline');
     }
+  });
+});
+
+describe('a message that looks the same but writes an accented letter otherwise', () => {
+  it('is the message the baseline answered (NFC then, NFD now, as some macOS editors save text): not edited, and accepting the same reply again is unchanged', () => {
+    const then = 'Is the caf\u00e9 open?';
+    const now = 'Is the cafe\u0301 open?';
+    expect(answeredAnotherMessage({ message: then }, { message: now, persona: null })).toBe(false);
+    expect(editedSinceBaseline({ message: then }, { message: now, persona: null })).toBeNull();
+    // Only the persona tag edited: the message is not said to have been.
+    expect(editedSinceBaseline({ message: then }, { message: now, persona: 'impatient' })).toEqual({ messageWas: null, personaWas: null });
+    const f = edited(then, now, { drift: { reply: 'different', route: 'same', verdict: 'still_passing' } });
+    const md = renderComment(run([f]), ctx);
+    expect(md).not.toContain('edited since the baseline');
+    const stored = { ...baseline('refund-window', 'Yes, until 6 pm.', 'pass', null), message: then };
+    const record = { label: 'refund-window', errored: false, verdict: 'pass' as const, reply: 'Yes, until 6 pm.', route: null, baseline: stored, attempts: undefined, message: now, persona: null };
+    expect(decideAcceptance(record, '2026-12-02T00:00:00.000Z', null).kind).toBe('unchanged');
   });
 });
 

@@ -44,6 +44,31 @@ describe('fixtureEdits', () => {
     expect(await fixtureEdits([{ path: 'f.yml', before: 'label: a\nmessage: hi\n', after: '# same\nlabel: a\nmessage: "hi"\n' }])).toEqual([]);
   });
 
+  it('a message or check that looks the same but writes an accented letter otherwise (NFC, NFD) says so; one re-saved with CRLF or a byte-order mark is no edit', async () => {
+    const nfc = 'caf\u00e9';
+    const nfd = 'cafe\u0301';
+    const before = `fixtures:\n  - { label: a, message: "${nfc} open?" }\n  - { label: b, message: hi, assert: { contains: "${nfd}" } }\n`;
+    const after = `fixtures:\n  - { label: a, message: "${nfd} open?" }\n  - { label: b, message: hi, assert: { contains: "${nfc}" } }\n`;
+    expect(await fixtureEdits([{ path: 'f.yml', before, after }])).toEqual([
+      {
+        label: 'a',
+        file: 'f.yml',
+        change: 'script',
+        before: `message "${nfc} open?"`,
+        after: `message "${nfd} open?" (looks the same, but an accented letter is now a letter and a combining accent (Unicode NFD, as some macOS editors save text), where it was one character (NFC))`,
+      },
+      {
+        label: 'b',
+        file: 'f.yml',
+        change: 'assertion',
+        before: `contains "${nfd}"`,
+        after: `contains "${nfc}" (looks the same, but an accented letter is now one character (Unicode NFC), where it was a letter and a combining accent (NFD))`,
+      },
+    ]);
+    // Its line endings and mark are no part of what a file defines.
+    expect(await fixtureEdits([{ path: 'f.yml', before, after: `\uFEFF${before.replace(/\n/g, '\r\n')}` }])).toEqual([]);
+  });
+
   it('names a fixture whose own repeat changed, old and new, after its check', async () => {
     const before = 'fixtures:\n  - { label: a, message: m, assert: { contains: x }, repeat: { count: 3 } }\n  - { label: b, message: m, repeat: { count: 5, minPass: 4 } }\n  - { label: c, message: m }\n  - { label: d, message: m, repeat: { count: 3, minPass: 3 } }\n';
     const after = 'fixtures:\n  - { label: a, message: m, assert: { contains: y }, repeat: { count: 3, minPass: 1 } }\n  - { label: b, message: m }\n  - { label: c, message: m, repeat: { count: 3, minPass: 2, max: 10 } }\n  - { label: d, message: m, repeat: { count: 3 } }\n';

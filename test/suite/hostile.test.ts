@@ -200,10 +200,13 @@ describe('an error about a file is clipped', () => {
     const cwd = await repo({ [`${F}/ok.yml`]: OK_FIXTURE });
     await fs.writeFile(path.join(cwd, F, 'latin1.yml'), Buffer.concat([Buffer.from('label: cafe\nmessage: d\u00e9j\u00e0 \u2014 caf', 'utf8'), Buffer.from([0xe9, 0x20, 0xff, 0x0a])]));
     await fs.writeFile(path.join(cwd, F, 'first.yml'), Buffer.from([0xe9, 0x0a]));
+    // Saved by a Windows editor with a byte-order mark and CRLF, then a Latin-1 letter pasted in: columns as an editor counts them, without the mark.
+    await fs.writeFile(path.join(cwd, F, 'marked.yml'), Buffer.concat([Buffer.from('\uFEFFmessage: caf', 'utf8'), Buffer.from([0xe9, 0x0d, 0x0a]), Buffer.from('label: m\r\n')]));
     const r = await loadAt(cwd);
     expect(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`)).toEqual([
       `${F}/first.yml:1:1: not a text file: it is not valid UTF-8 (byte 0xE9), so it was not parsed`,
       `${F}/latin1.yml:2:20: not a text file: it is not valid UTF-8 (byte 0xE9), so it was not parsed`,
+      `${F}/marked.yml:1:13: not a text file: it is not valid UTF-8 (byte 0xE9), so it was not parsed`,
     ]);
     expect(r.errors[0]!.fix).toContain('an editor may have saved it as Latin-1 or Windows-1252');
   });

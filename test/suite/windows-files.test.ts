@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { baselinePath, serializeBaseline } from '../../src/suite/index.js';
 import { B, C, F, load } from './helpers.js';
+import { fixtureDefinitionHash, personaDefinitionHash } from '../../src/evaluate/definition.js';
 
 const P = '.agent-replay/personas';
 
@@ -41,6 +42,10 @@ describe('suite files with CRLF line endings and a byte-order mark', () => {
     expect(fixture.assertion).toEqual({ kind: 'contains', value: 'folded text\n' });
     expect(win.suite!.fixtures).toEqual(lf.suite!.fixtures);
     expect(win.suite!.personas.map((p) => p.label)).toEqual(['script']);
+    expect(win.suite!.personas).toEqual(lf.suite!.personas);
+    // The same definitions: a suite re-saved with CRLF is not "edited" (results.json's definitionHash, acceptance's check of it).
+    expect(win.suite!.fixtures.map((f) => fixtureDefinitionHash(f))).toEqual(lf.suite!.fixtures.map((f) => fixtureDefinitionHash(f)));
+    expect(win.suite!.personas.map((p) => personaDefinitionHash(p))).toEqual(lf.suite!.personas.map((p) => personaDefinitionHash(p)));
     expect(win.suite!.config.agent.timeoutMs).toBe(5000);
     // The baseline with a byte-order mark is read, not refused as invalid JSON at 1:1.
     expect(win.suite!.baselines.get('multi')?.reply).toBe('Line one\nLine two');
@@ -59,6 +64,46 @@ describe('suite files with CRLF line endings and a byte-order mark', () => {
     expect(at(`${F}/b.yml`)).toEqual([[3, 3]]);
     expect(at(`${B}/a.json`)).toEqual([[5, 14]]);
     for (const e of r.errors) expect(`${e.message}\n${e.fix}`).not.toMatch(/[\r\uFEFF]/);
+  });
+
+  it('a last line without a line break (as Notepad saves it) is read as with one: an empty value is said at its key, with the fix', async () => {
+    // With and without the line break, LF and CRLF: the same errors, at the same places, with the same fixes.
+    const files = {
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n',
+      [`${F}/empty.yml`]: 'label: a\nmessage:\n',
+      [`${F}/list.yml`]: 'fixtures:\n  - label: b\n    message:   \n',
+      [`${F}/comment.yml`]: 'label: c\nmessage: #5521 where is it?\n',
+      [`${P}/p.yml`]: 'label: s\nexpect:\n  reply:\n    - { contains: "ok" }\nopening:\n',
+    };
+    const cut = (text: string): string => text.replace(/\r?\n$/, '');
+    const said = (r: Awaited<ReturnType<typeof load>>) => r.errors.map((e) => [e.file, e.line, e.column, e.message, e.fix]);
+    const expected = said(await load(files));
+    expect(expected.map(([file, line, column]) => [file, line, column])).toEqual([
+      [`${F}/comment.yml`, 2, 1],
+      [`${F}/empty.yml`, 2, 1],
+      [`${F}/list.yml`, 3, 5],
+      [`${P}/p.yml`, 5, 1],
+    ]);
+    expect(expected[0]?.[4]).toBe('YAML reads "#5521 where is it?" after "message:" as a comment, so message is empty: quote it if it is the text (message: "#5521 where is it?")');
+    for (const style of [(t: string) => t, windows]) {
+      const r = await load(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, cut(style(v))])));
+      expect(said(r)).toEqual(expected);
+    }
+  });
+
+  it('a line indented with a tab is said in our words with the fix, the same with CRLF line endings', async () => {
+    const files = {
+      [C]: 'agent:\n\turl: http://127.0.0.1:9/chat\n\ttimeoutMs: 5\n',
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert:\n\tcontains: x\n',
+    };
+    const said = (r: Awaited<ReturnType<typeof load>>) => r.errors.map((e) => `${e.file}:${String(e.line)}:${String(e.column)}: ${e.message}\n  fix: ${e.fix}`);
+    const fix = 'indent with spaces, not tabs (set the editor to insert spaces for this file)';
+    const expected = [
+      `${C}:2:1: invalid YAML: lines 2 and 3 are indented with a tab, which YAML does not allow\n  fix: ${fix}`,
+      `${F}/a.yml:4:1: invalid YAML: line 4 is indented with a tab, which YAML does not allow\n  fix: ${fix}`,
+    ];
+    expect(said(await load(files))).toEqual(expected);
+    expect(said(await load(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, windows(v)]))))).toEqual(expected);
   });
 
   it('labels that name a file Windows refuses are configuration errors at the label, with a label to use', async () => {
@@ -119,5 +164,39 @@ describe('suite files with CRLF line endings and a byte-order mark', () => {
         `rename one of them (git mv ${P}/p.yml <new name>), or move its persona scripts into the other`,
       ],
     ]);
+  });
+
+  it('files whose names differ only in how an accented letter is encoded (NFC, NFD as macOS writes names) are an error on the second, said with why they look alike', async () => {
+    const nfc = 'caf\u00e9';
+    const nfd = 'cafe\u0301';
+    const script = (label: string) => `label: ${label}\nopening: hi\nexpect:\n  reply:\n    - { contains: "ok" }\n`;
+    const r = await load({
+      [`${F}/${nfc}.yml`]: 'label: a\nmessage: hi\n',
+      [`${F}/${nfd}.yml`]: 'label: b\nmessage: hi\n',
+      // In case too: one file on macOS (which ignores both), two on Windows (which ignores case only).
+      [`${F}/${nfc}/x.yml`]: 'label: c\nmessage: hi\n',
+      [`${F}/Cafe\u0301/x.yml`]: 'label: d\nmessage: hi\n',
+      // Folders that differ so are one there, and lose no file: not an error.
+      [`${F}/${nfd}/y.yml`]: 'label: e\nmessage: hi\n',
+      [`${P}/${nfc}.yml`]: script('p1'),
+      [`${P}/${nfd}.yml`]: script('p2'),
+    });
+    const rest = (what: string) => `an accented letter is one character in one and a letter plus a combining accent in the other (Unicode NFC, NFD): macOS takes them for one file, and a checkout there keeps only one, whose ${what} alone would run`;
+    expect(r.errors.map((e) => [e.file, e.message])).toEqual([
+      [`${F}/${nfc}.yml`, `file name looks the same as ${F}/${nfd}.yml, but ${rest('fixtures')}`],
+      [`${F}/${nfc}/x.yml`, `file name differs only in case from ${F}/Cafe\u0301/x.yml, but ${rest('fixtures')}`],
+      [`${P}/${nfc}.yml`, `file name looks the same as ${P}/${nfd}.yml, but ${rest('persona scripts')}`],
+    ]);
+    expect(r.errors[0]?.fix).toBe(`rename one of them (git mv '${F}/${nfc}.yml' <new name>), or move its fixtures into the other`);
+  });
+
+  it('a label is A-Z, a-z, 0-9 and . _ -: "café" is refused alike written NFC or NFD, with the same label offered, never read as two items', async () => {
+    const r = await load({ [`${F}/a.yml`]: 'fixtures:\n  - { label: caf\u00e9, message: hi }\n  - { label: cafe\u0301, message: hi }\n' });
+    expect(r.errors.map((e) => [e.line, e.column, e.message.normalize('NFC'), e.fix])).toEqual([2, 3].map((line) => [
+      line,
+      14,
+      'label "caf\u00e9" is not valid: a label is 1-80 characters of A-Z a-z 0-9 . _ -, starting with a letter or digit (it names the baseline file)',
+      'rename it, e.g. label: cafe',
+    ]));
   });
 });

@@ -25,6 +25,16 @@ describe('a user turn cut at " #"', () => {
     expect(r.suite?.fixtures.map((f) => f.message)).toEqual(['Where is order']);
   });
 
+  it('says a tab before the # as a tab (an editor that inserts tabs), with CRLF line endings as with LF', async () => {
+    const text = 'label: order\nmessage: Where is order\t#5521?\n';
+    for (const written of [text, text.replace(/\n/g, '\r\n')]) {
+      const r = await load({ [`${F}/order.yml`]: written });
+      expect(said(r.warnings)).toEqual([
+        `${F}/order.yml:2:25: fixture "order": the message on line 2 ends before "#5521?": YAML reads a # after a tab and the rest of the line as a comment, so the agent is sent "Where is order" | quote the message if # is part of it (message: "Where is order\\t#5521?"); if "#5521?" is a comment, put it on a line of its own, or after the message in quotes (message: "Where is order" #5521?)`,
+      ]);
+    }
+  });
+
   it('says a deliberate comment after a message too, whose fix is to move it to a line of its own, which is then not said', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'fixtures:\n  - label: greet\n    message: hi # greeting test\n',

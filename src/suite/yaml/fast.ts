@@ -170,7 +170,8 @@ function sourceOf(file: string, text: string, tree: Closed | null): SourceFile {
     if (node === null) return null;
     const at = contentStart(text, node.start);
     // An empty value (`message:` then a new line): the next token is another key's; the document's key position says where it was written.
-    if (node.result === null && text.slice(node.start, at).includes('\n')) return null;
+    // So too on a last line without a line break (as Notepad saves a file): the value "starts" at the text's end.
+    if (node.result === null && (at === text.length || text.slice(node.start, at).includes('\n'))) return null;
     starts ??= lineStarts(text);
     return positionOf(starts, at);
   };
