@@ -259,10 +259,13 @@ describe('the config.yml, fixture and persona script examples', () => {
   });
 
   for (const { b, k } of suites) {
-    it(`${where(b)} (${b.marker ?? k.kind}) loads without an error`, async () => {
+    it(`${where(b)} (${b.marker ?? k.kind}) loads without an error or a warning`, async () => {
       for (const files of suiteFiles(b, k)) {
         const r = await load(files, { env: envOf(Object.values(files).join('\n')) });
-        expect(brief(r.errors), `${where(b)}\n${Object.entries(files).map(([p, t]) => `--- ${p}\n${t}`).join('')}`).toEqual([]);
+        // A warning too: an example that warns (an unquoted `#`, curly quotes) teaches the trap it is warned of.
+        const shown = `${where(b)}\n${Object.entries(files).map(([p, t]) => `--- ${p}\n${t}`).join('')}`;
+        expect(brief(r.errors), shown).toEqual([]);
+        expect(brief(r.warnings), shown).toEqual([]);
       }
       if (k.kind !== 'config') return;
       // One suite folder, its config.yml written again for each form.
@@ -271,9 +274,11 @@ describe('the config.yml, fixture and persona script examples', () => {
         let first: string[] | null = null;
         for (const text of ways) {
           await writeFile(join(cwd, C), text);
-          const errors = brief((await loadSuite({ dir: '.agent-replay', cwd, env: envOf(text), untrustedSuite: null })).errors);
-          first ??= errors;
-          if (errors.length === 0) {
+          // Its errors and warnings: a key offered is one the file takes without a word.
+          const loaded = await loadSuite({ dir: '.agent-replay', cwd, env: envOf(text), untrustedSuite: null });
+          const said = brief([...loaded.errors, ...loaded.warnings]);
+          first ??= said;
+          if (said.length === 0) {
             first = [];
             break;
           }
