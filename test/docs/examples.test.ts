@@ -345,6 +345,10 @@ describe("docs/troubleshooting.md's configuration errors", () => {
     ],
     ['invalid YAML: the value "@support can you help?" on line 2 starts with @, which YAML does not allow at the start of unquoted text', { [`${F}/a.yml`]: 'label: a\nmessage: @support can you help?\n' }],
     [
+      'persona script "p": YAML reads "# be brief" after "instructions:" as a comment, so user.instructions is empty: the simulator is given no instructions',
+      { [C]: OK_CONFIG, [P]: 'label: p\nuser:\n  goal: get a refund\n  instructions: # be brief\n  maxTurns: 3\nexpect: { terminal: finish }\n' },
+    ],
+    [
       'invalid YAML: "label" on line 4 is at the column of the "-" of the list item on line 2, so YAML reads it neither as a key of that item nor as an item of the list',
       { [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    message: hi\n  label: b\n' },
     ],
