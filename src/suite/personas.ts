@@ -13,7 +13,7 @@ import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.j
 import { COMPILE_FIX, inlineFlagsFix, regexSlashesNote } from './regex-advice.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { onFirstUse } from '../patterns.js';
-import { checkTextWarnings, commentCutWarnings, commentOnlyFix, emptyItemFix, keyed, listItem, trapFile, userTurnWarnings, type TrapFile, type TurnText } from './yaml-traps.js';
+import { checkTextWarnings, commentCutWarnings, commentOnlyFix, commentOnlyWarnings, emptyItemFix, keyed, listItem, trapFile, userTurnWarnings, type TrapFile, type TurnText } from './yaml-traps.js';
 import { isSplitNumberMessage, splitNumberAs, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './yaml/split-number.js';
 
 const DEFAULT_MAX_TURNS = 20;
@@ -220,6 +220,8 @@ function turnWarnings(file: TrapFile, raw: Record<string, unknown>, path: PathSe
     const at = [...path, 'user'];
     commentCutWarnings(file, at, 'goal', user.goal, GOAL_TEXT, said, warnings);
     commentCutWarnings(file, at, 'instructions', user.instructions, INSTRUCTIONS_TEXT, said, warnings);
+    // `instructions: # be brief`: none, which the schema takes (a goal so is an error, emptyTurnFixes).
+    commentOnlyWarnings(file, at, 'instructions', user.instructions, 'user.instructions', 'the simulator is given no instructions', said, warnings);
   }
   if (!Array.isArray(raw.followUps)) return;
   const followUps = [...path, 'followUps'];
@@ -228,15 +230,25 @@ function turnWarnings(file: TrapFile, raw: Record<string, unknown>, path: PathSe
 
 /**
  * The schema's `found an empty value (null)` for a text YAML read as a comment alone (`opening: #42`,
- * `goal: # a refund`, a follow-up `- # ask about refunds`) is told why, and to quote it (yaml-traps.ts).
+ * `goal: # a refund`, a follow-up `- # ask about refunds`, an item of expect's criteria or
+ * conversations) is told why, and to quote it (yaml-traps.ts).
  */
 function emptyTurnFixes(file: TrapFile, raw: Record<string, unknown>, path: PathSegment[], issues: ConfigIssue[]): void {
   commentOnlyFix(file, path, 'opening', raw.opening, issues);
   const user = userOf(raw);
   if (user !== null) commentOnlyFix(file, [...path, 'user'], 'goal', user.goal, issues);
-  if (!Array.isArray(raw.followUps)) return;
-  const followUps = [...path, 'followUps'];
-  raw.followUps.forEach((f, i) => commentOnlyFix(file, followUps, i, f, issues, `follow-up #${i + 1}`));
+  if (Array.isArray(raw.followUps)) {
+    const followUps = [...path, 'followUps'];
+    raw.followUps.forEach((f, i) => commentOnlyFix(file, followUps, i, f, issues, `follow-up #${i + 1}`));
+  }
+  const e = raw.expect;
+  if (e === null || typeof e !== 'object' || Array.isArray(e)) return;
+  for (const key of ['criteria', 'conversations'] as const) {
+    const list = (e as Record<string, unknown>)[key];
+    if (!Array.isArray(list)) continue;
+    const at = [...path, 'expect', key];
+    list.forEach((item, i) => commentOnlyFix(file, at, i, item, issues, `expect.${key}[${i}]`));
+  }
 }
 
 /**

@@ -3,7 +3,7 @@
 // is a warning: the file is read as YAML reads it, and the warning says what was read and the fix.
 
 import type { ConfigIssue } from './issues.js';
-import { lineOf, quote } from './issues.js';
+import { quote } from './issues.js';
 import type { PathSegment, Position, SourceFile } from './yaml/index.js';
 import { shownJson } from '../words.js';
 
@@ -39,9 +39,31 @@ export function trapFile(src: SourceFile): TrapFile {
   };
 }
 
-/** The anchor and tag written before a value that starts at `column` (`&q`, `!!str &q`), or ''. */
-function propsBefore(line: string, column: number): string {
-  return /(?:^|[ \t])((?:[&!]\S*[ \t]+)+)$/.exec(line.slice(0, column - 1))?.[1]?.trimEnd() ?? '';
+/**
+ * The anchor and tag at the end of `before`, the text written before a value (`&q`, `!!str &q`), or
+ * ''. Neither holds a , [ ] { } (`[ Hi !,` ends an item, not with a tag).
+ */
+function propsBefore(before: string): string {
+  return /(?:^|[ \t])((?:[&!][^\s,[\]{}]*[ \t]+)+)$/.exec(`${before.trimEnd()} `)?.[1]?.trimEnd() ?? '';
+}
+
+/**
+ * The anchor and tag written before the value at `pos` (`&q`, `!!str &q`), or '': on the value's
+ * line, or, for a value that starts its line, at the end of the line above it, its key's or its
+ * "-"'s (`message: &q` with the text on the next line), past blank lines, comments alone and the
+ * comment after them. `line(n)` is line n of the file.
+ */
+function propsAt(line: (n: number) => string | undefined, pos: Position): string {
+  if (pos.line === null || pos.column === null) return '';
+  const before = (line(pos.line) ?? '').slice(0, pos.column - 1);
+  if (before.trim() !== '') return propsBefore(before);
+  for (let n = pos.line - 1; n >= 1; n -= 1) {
+    const above = (line(n) ?? '').replace(/\r$/, '');
+    const hash = above.trimStart().startsWith('#') ? 0 : commentAt(above, 0);
+    const written = hash === -1 ? above : above.slice(0, hash);
+    if (written.trim() !== '') return propsBefore(written);
+  }
+  return '';
 }
 
 /** The index of the first ` #` (or tab then `#`) in `line` at or after `from`, or -1. */
@@ -89,7 +111,7 @@ function commentCutWarning(file: TrapFile, base: PathSegment[], key: PathSegment
       // As written: the value, the spaces before the #, the rest of the line.
       const whole = `${value}${before.slice(before.trimEnd().length)}${rest}`;
       // `message: &q Where is #5?`: the fix keeps the anchor (and a tag) in front of the quotes.
-      const props = propsBefore(first, pos.column);
+      const props = propsAt((l) => lines[l - 1], pos);
       return {
         file: src.file,
         line: n + 1,
@@ -103,12 +125,18 @@ function commentCutWarning(file: TrapFile, base: PathSegment[], key: PathSegment
   return null;
 }
 
-/** The comment alone written after `lead` (a key's `message:`, an item's `-`) at `at` (`# ask about refunds`), or null. */
-function commentAlone(file: TrapFile, at: Position | null, lead: string): string | null {
+/** The comment alone written after `lead` (a key's `message:`, an item's `-`) at `at` (`# ask about refunds`), and its column; or null. */
+function commentAlone(file: TrapFile, at: Position | null, lead: string): { comment: string; column: number } | null {
   const lines = file.lines();
   if (lines === null || at === null || at.line === null || at.column === null) return null;
   const written = (lines[at.line - 1] ?? '').replace(/\r$/, '').slice(at.column - 1);
-  return written.startsWith(lead) ? (/^[ \t]+(#.*?)[ \t]*$/.exec(written.slice(lead.length))?.[1] ?? null) : null;
+  const alone = written.startsWith(lead) ? /^([ \t]+)(#.*?)[ \t]*$/.exec(written.slice(lead.length)) : null;
+  return alone === null ? null : { comment: alone[2] as string, column: at.column + lead.length + (alone[1] as string).length };
+}
+
+/** Why a value is empty: `YAML reads "# ask about refunds" after the "-" as a comment, so follow-up #1 is empty`. */
+function readAsComment(comment: string, lead: string, name: string): string {
+  return `YAML reads ${quote(comment)} after ${lead === '-' ? 'the "-"' : `"${lead}"`} as a comment, so ${name} is empty`;
 }
 
 /**
@@ -117,8 +145,8 @@ function commentAlone(file: TrapFile, at: Position | null, lead: string): string
  * for its "-"), it says so first, and to remove the item; else it is `fix` as it is.
  */
 export function emptyItemFix(file: TrapFile, path: PathSegment[], name: string, fix: string): string {
-  const comment = typeof path.at(-1) === 'number' && file.lines() !== null ? commentAlone(file, file.src.valueAt(path), '-') : null;
-  return comment === null ? fix : `YAML reads ${quote(comment)} after the "-" as a comment, so ${name} is empty: remove the item, or ${fix}`;
+  const alone = typeof path.at(-1) === 'number' && file.lines() !== null ? commentAlone(file, file.src.valueAt(path), '-') : null;
+  return alone === null ? fix : `${readAsComment(alone.comment, '-', name)}: remove the item, or ${fix}`;
 }
 
 /**
@@ -134,12 +162,31 @@ export function commentOnlyFix(file: TrapFile, base: PathSegment[], key: PathSeg
   const item = typeof key === 'number';
   const at = item ? src.valueAt([...base, key]) : src.keyAt(base, key);
   const lead = item ? '-' : `${key}:`;
-  const comment = commentAlone(file, at, lead);
-  const issue = comment === null || at === null ? undefined : issues.find((i) => i.file === src.file && i.line === at.line && i.column === at.column);
-  if (comment === null || issue === undefined) return;
-  issue.fix = item
-    ? `YAML reads ${quote(comment)} after the "-" as a comment, so ${name} is empty: quote it if it is the text (${listItem(comment)}), or remove the item`
-    : `YAML reads ${quote(comment)} after "${lead}" as a comment, so ${name} is empty: quote it if it is the text (${keyed(name)(comment)})`;
+  const alone = commentAlone(file, at, lead);
+  const issue = alone === null || at === null ? undefined : issues.find((i) => i.file === src.file && i.line === at.line && i.column === at.column);
+  if (alone === null || issue === undefined) return;
+  const why = readAsComment(alone.comment, lead, name);
+  issue.fix = item ? `${why}: quote it if it is the text (${listItem(alone.comment)}), or remove the item` : `${why}: quote it if it is the text (${keyed(name)(alone.comment)})`;
+}
+
+/**
+ * `instructions: # be brief`: a key the schema takes empty (null, as none), whose value YAML read as
+ * a comment alone, is said to `warnings` at the #: the file loads as YAML reads it, and `none` says
+ * what that does (`the simulator is given no instructions`). A comment meant as one is said too, as
+ * after a value cut at a ` #`: the fix gives both ways. `name`: how the key is named (`user.instructions`).
+ */
+export function commentOnlyWarnings(file: TrapFile, base: PathSegment[], key: string, value: unknown, name: string, none: string, prefix: () => string, warnings: ConfigIssue[]): void {
+  if (value !== null || file.lines() === null) return;
+  const at = file.src.keyAt(base, key);
+  const alone = commentAlone(file, at, `${key}:`);
+  if (alone === null || at === null) return;
+  warnings.push({
+    file: file.src.file,
+    line: at.line,
+    column: alone.column,
+    message: `${prefix()}${readAsComment(alone.comment, `${key}:`, name)}: ${none}`,
+    fix: `quote it if it is the text (${keyed(key)(alone.comment)}); if it is a comment, put it on a line of its own, or remove ${key}`,
+  });
 }
 
 /** Whether `value` is wrapped in curly quotes (“…” or ‘…’), as text copied from a document is. */
@@ -172,8 +219,9 @@ function curlyQuotesWarning(
   if (typeof value !== 'string' || !curlyQuoted(value)) return null;
   const pos = src.valueAt([...base, key]);
   const line = pos.line === null ? '' : ` on line ${pos.line}`;
-  // `contains: &d “30 days”`: the fix keeps the anchor (and a tag); the line is read only for a value that is said.
-  const props = pos.column === null ? '' : propsBefore(lineOf(src, pos.line) ?? '', pos.column);
+  // `contains: &d “30 days”`: the fix keeps the anchor (and a tag); the lines are read only for a value that is said.
+  const lines = pos.column === null ? [] : src.text.split('\n');
+  const props = propsAt((l) => lines[l - 1], pos);
   // Shown between its own quotes as written; a text with a line break or another control
   // character, as a quoted value shows it (quote), long ones cut.
   const inner = value.slice(1, -1);

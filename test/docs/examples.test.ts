@@ -259,10 +259,13 @@ describe('the config.yml, fixture and persona script examples', () => {
   });
 
   for (const { b, k } of suites) {
-    it(`${where(b)} (${b.marker ?? k.kind}) loads without an error`, async () => {
+    it(`${where(b)} (${b.marker ?? k.kind}) loads without an error or a warning`, async () => {
       for (const files of suiteFiles(b, k)) {
         const r = await load(files, { env: envOf(Object.values(files).join('\n')) });
-        expect(brief(r.errors), `${where(b)}\n${Object.entries(files).map(([p, t]) => `--- ${p}\n${t}`).join('')}`).toEqual([]);
+        // A warning too: an example that warns (an unquoted `#`, curly quotes) teaches the trap it is warned of.
+        const shown = `${where(b)}\n${Object.entries(files).map(([p, t]) => `--- ${p}\n${t}`).join('')}`;
+        expect(brief(r.errors), shown).toEqual([]);
+        expect(brief(r.warnings), shown).toEqual([]);
       }
       if (k.kind !== 'config') return;
       // One suite folder, its config.yml written again for each form.
@@ -271,9 +274,11 @@ describe('the config.yml, fixture and persona script examples', () => {
         let first: string[] | null = null;
         for (const text of ways) {
           await writeFile(join(cwd, C), text);
-          const errors = brief((await loadSuite({ dir: '.agent-replay', cwd, env: envOf(text), untrustedSuite: null })).errors);
-          first ??= errors;
-          if (errors.length === 0) {
+          // Its errors and warnings: a key offered is one the file takes without a word.
+          const loaded = await loadSuite({ dir: '.agent-replay', cwd, env: envOf(text), untrustedSuite: null });
+          const said = brief([...loaded.errors, ...loaded.warnings]);
+          first ??= said;
+          if (said.length === 0) {
             first = [];
             break;
           }
@@ -339,6 +344,10 @@ describe("docs/troubleshooting.md's configuration errors", () => {
       { [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  headers: { A: b,\n    C: d\n}\ncost: { capUsd: 1 ]\n', [`${F}/a.yml`]: SMALLEST.fixture },
     ],
     ['invalid YAML: the value "@support can you help?" on line 2 starts with @, which YAML does not allow at the start of unquoted text', { [`${F}/a.yml`]: 'label: a\nmessage: @support can you help?\n' }],
+    [
+      'persona script "p": YAML reads "# be brief" after "instructions:" as a comment, so user.instructions is empty: the simulator is given no instructions',
+      { [C]: OK_CONFIG, [P]: 'label: p\nuser:\n  goal: get a refund\n  instructions: # be brief\n  maxTurns: 3\nexpect: { terminal: finish }\n' },
+    ],
     [
       'invalid YAML: "label" on line 4 is at the column of the "-" of the list item on line 2, so YAML reads it neither as a key of that item nor as an item of the list',
       { [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    message: hi\n  label: b\n' },

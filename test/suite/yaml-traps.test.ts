@@ -127,6 +127,33 @@ describe('a user turn cut at " #"', () => {
     expect(r.suite?.personas.find((p) => p.label === 'g')?.user).toEqual({ goal: 'get a refund for order', instructions: 'be\tbrief', maxTurns: 3 });
   });
 
+  it("warns of a simulated user's instructions YAML read as a comment alone, at the #: the simulator is given none", async () => {
+    const r = await load({
+      [`${P}/i.yml`]: 'label: i\nuser:\n  goal: get a refund\n  instructions:   # be brief and impatient\n  maxTurns: 3\nexpect:\n  terminal: finish\n',
+      // Nothing after the key, or the comment on a line of its own: no instructions, as written.
+      [`${P}/ok.yml`]: 'label: ok\nuser:\n  goal: get a refund\n  instructions:\n  # none yet\n  maxTurns: 3\nexpect:\n  terminal: finish\n',
+      [`${P}/ok2.yml`]: 'label: ok2\nuser:\n  goal: get a refund\n  instructions:\n  maxTurns: 3\nexpect:\n  terminal: finish\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(said(r.warnings.filter((w) => w.line !== 1))).toEqual([
+      `${P}/i.yml:4:19: persona script "i": YAML reads "# be brief and impatient" after "instructions:" as a comment, so user.instructions is empty: the simulator is given no instructions | quote it if it is the text (instructions: "# be brief and impatient"); if it is a comment, put it on a line of its own, or remove instructions`,
+    ]);
+    // Loaded as YAML reads it: no instructions.
+    expect(r.suite?.personas.find((p) => p.label === 'i')?.user).toEqual({ goal: 'get a refund', instructions: null, maxTurns: 3 });
+  });
+
+  it('tells an expect.criteria or expect.conversations item YAML read as a comment alone why it is empty, as a follow-up is', async () => {
+    const r = await load({
+      [`${P}/c.yml`]: 'label: c\nopening: hi\nexpect:\n  criteria:\n    - # the agent apologises\n    - The agent offers a refund\n    -\n  conversations:\n    -   # refunds \n',
+    });
+    expect(said(r.errors)).toEqual([
+      `${P}/c.yml:5:5: persona script "c": expect.criteria[0] must be a string, found an empty value (null) | YAML reads "# the agent apologises" after the "-" as a comment, so expect.criteria[0] is empty: quote it if it is the text (- "# the agent apologises"), or remove the item`,
+      // Nothing after its "-": the schema's fix, to write it.
+      `${P}/c.yml:7:5: persona script "c": expect.criteria[2] must be a string, found an empty value (null) | write the item after the "-" on line 7, or remove that line`,
+      `${P}/c.yml:9:5: persona script "c": expect.conversations[0] must be a string, found an empty value (null) | YAML reads "# refunds" after the "-" as a comment, so expect.conversations[0] is empty: quote it if it is the text (- "# refunds"), or remove the item`,
+    ]);
+  });
+
   it('tells a fixture or a persona script commented out but for its "-" why it is empty: remove the item', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'fixtures:\n  - # label: refund, message: hi\n  - label: b\n    message: hi\n  -\n',
@@ -151,6 +178,19 @@ describe('a user turn cut at " #"', () => {
       `${F}/a.yml:7:29: fixture "c": the message on line 7 ends before "#6": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "Order" | quote the message if # is part of it (message: !!str &t "Order #6"); if "#6" is a comment, put it on a line of its own, or after the message in quotes (message: !!str &t "Order" #6)`,
       `${P}/p.yml:4:17: persona script "p": follow-up #1 on line 4 ends before "#7": YAML reads a # after a space and the rest of the line as a comment, so the agent is sent "Order" | quote follow-up #1 if # is part of it (- !!str "Order #7"); if "#7" is a comment, put it on a line of its own, or after follow-up #1 in quotes (- !!str "Order" #7)`,
     ]);
+    // Written on the key's line, with the text on the next: kept too.
+    const below = await load({
+      [`${F}/b.yml`]: 'fixtures:\n  - label: a\n    message: &q\n      Where is #5?\n  - label: b\n    message: !!str &r   # the order\n\n      Order #6\n  - label: c\n    message: *q\n',
+      [`${P}/b.yml`]: 'label: p\nopening: hi\nfollowUps:\n  - &f\n    Order #7\n  - *f\nexpect:\n  conversations: [orders]\n',
+    });
+    expect(below.errors).toEqual([]);
+    expect(below.warnings.map((w) => `${w.file}:${w.line ?? '-'}: ${w.fix}`)).toEqual([
+      `${F}/b.yml:4: quote the message if # is part of it (message: &q "Where is #5?"); if "#5?" is a comment, put it on a line of its own, or after the message in quotes (message: &q "Where is" #5?)`,
+      `${F}/b.yml:8: quote the message if # is part of it (message: !!str &r "Order #6"); if "#6" is a comment, put it on a line of its own, or after the message in quotes (message: !!str &r "Order" #6)`,
+      `${P}/b.yml:5: quote follow-up #1 if # is part of it (- &f "Order #7"); if "#7" is a comment, put it on a line of its own, or after follow-up #1 in quotes (- &f "Order" #7)`,
+    ]);
+    const curlyBelow = await load({ [`${F}/c.yml`]: 'label: c\nmessage: &m\n  “Where is my order?”\n' });
+    expect(curlyBelow.warnings.map((w) => w.fix)).toEqual(['write straight quotes (message: &m "Where is my order?") or none']);
     // Curly quotes' fix keeps them too.
     const curly = await load({ [`${F}/c.yml`]: 'label: c\nmessage: hi\nassert: { contains: !!str &d “30 days” }\n' });
     expect(curly.warnings.map((w) => w.fix)).toEqual(['write straight quotes (contains: !!str &d "30 days") or none']);
