@@ -299,6 +299,51 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('reads by name and works from the keyboard: filters with their counts apart, every column headed, rows on Enter and Space, a shown diff keeps the focus', async () => {
+    const { page, errors } = await open(withPersonas());
+    // A row is a summary: Tab reaches it, its focus is drawn, Enter closes it and Space opens it.
+    await page.keyboard.press('Tab');
+    const focused = (): Promise<{ row: boolean; ring: string; open: boolean }> =>
+      page.evaluate(() => {
+        const e = document.activeElement as HTMLElement;
+        const row = e.parentElement as HTMLDetailsElement;
+        return { row: e.tagName === 'SUMMARY' && row.classList.contains('item'), ring: e.matches(':focus-visible') ? getComputedStyle(e).outlineStyle : 'none', open: row.open };
+      });
+    expect(await focused()).toEqual({ row: true, ring: 'auto', open: true });
+    await page.keyboard.press('Enter');
+    expect((await focused()).open).toBe(false);
+    await page.keyboard.press('Space');
+    expect((await focused()).open).toBe(true);
+    // A filter read "pass8" and "all19" to a screen reader: its words and its count with no space between.
+    const filters = await page.locator('nav.filters').ariaSnapshot();
+    expect(filters).toContain('radio "pass 8"');
+    expect(filters).toContain('radio "not evaluated 4"');
+    expect(filters).not.toMatch(/radio "[^"]*[a-z]\d/);
+    // What the filters leave is said when it changes, where the reader is ("5 of 19 shown").
+    expect(await page.getByRole('status').textContent()).toBe('19 of 19 shown');
+    await page.getByRole('radio', { name: 'fail 5' }).check();
+    expect(await page.getByRole('status').textContent()).toBe('5 of 19 shown');
+    await page.getByRole('radio', { name: 'all 19' }).first().check();
+    // Every column of the tables a row draws has a heading: a check's and an attempt's result, an agreement group's name.
+    await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
+    await page.locator('table.checks').first().waitFor();
+    const heads = await page.$$eval('table.checks thead tr, .panel table thead tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('th')].filter((th) => !th.classList.contains('bar')).map((th) => `${th.textContent}/${th.getAttribute('scope')}`)));
+    expect(heads).toContainEqual(['result/col', 'check/col', 'expected/col', 'observed/col', 'why/col']);
+    expect(heads).toContainEqual(['conversation/col', 'agreement/col', 'passed / decided/col', 'left out/col']);
+    expect(heads.flat().filter((h) => h.startsWith('/'))).toEqual([]);
+    // A turn's route was read glued to its speaker: "Agentmain / welcome".
+    expect(await page.locator('.turn p.who').first().ariaSnapshot()).toBe('- paragraph: Turn 0 (welcome) · Agent main / welcome');
+    // "⋯ 4 unchanged sentences (show)": Enter shows them and the focus stays there, not back at the page's top.
+    const long = fixture('long-same', { reply: 'One. Two. Three. Four. Six.', baseline: baseline('long-same', 'One. Two. Three. Four. Five.'), drift: { reply: 'different', route: 'same', verdict: 'still_passing' } });
+    const second = await open(run([long]));
+    await second.page.click('details.item > summary');
+    await second.page.getByRole('button', { name: '⋯ 4 unchanged sentences (show)' }).focus();
+    await second.page.keyboard.press('Enter');
+    expect(await second.page.evaluate(() => [document.activeElement?.tagName, document.activeElement?.textContent])).toEqual(['TD', 'One. Two. Three. Four.']);
+    expect(errors).toEqual([]);
+    expect(second.errors).toEqual([]);
+  });
+
   it("the agreement tables' headings sit over their columns: a number's heading is aligned as its numbers are", async () => {
     const { page, errors } = await open(withPersonas());
     await page.$$eval('.panel details', (ds) => ds.forEach((d) => ((d as HTMLDetailsElement).open = true)));
@@ -628,7 +673,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
       }),
     );
     const cut = lines.filter(([text, n]) => text !== '' && Number(n) > String(text).split(' ').length);
-    expect(lines.map(([text]) => text).filter((x) => x !== '')).toEqual(['check', 'expected', 'observed', 'why', 'ends with', 'criterion']);
+    expect(lines.map(([text]) => text).filter((x) => x !== '')).toEqual(['result', 'check', 'expected', 'observed', 'why', 'ends with', 'criterion']);
     expect(cut).toEqual([]);
     expect(errors).toEqual([]);
   });

@@ -164,7 +164,7 @@ describe('the "changed" filter', () => {
       fixture('same'),
     ]);
     const html = renderHtml(record);
-    const chip = /<input type="radio" name="drift" value="changed"><span>([^<]*)<b>(\d+)<\/b>/.exec(html);
+    const chip = /<input type="radio" name="drift" value="changed"><span>([^<]*) <b>(\d+)<\/b>/.exec(html);
     expect(chip?.[1]).toBe('changed');
     expect(chip?.[2]).toBe('2');
     const marked = [...html.matchAll(/data-changed="1" data-label="([^"]*)"/g)].map((m) => m[1]).sort();
