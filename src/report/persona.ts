@@ -56,7 +56,8 @@ export function checkSubject(c: Check): string {
 }
 
 const STATUS_ICON: Record<Check['status'], string> = { pass: '✅', fail: '❌', not_evaluated: '⚪' };
-const STATUS_WORDS: Record<Check['status'], string> = { pass: 'pass', fail: 'fail', not_evaluated: 'not evaluated' };
+/** A check's result in words, after its name on every surface: `❌ conversations (fail)`, the terminal's `✗ conversations (fail)`. */
+export const CHECK_STATUS_WORDS: Record<Check['status'], string> = { pass: 'pass', fail: 'fail', not_evaluated: 'not evaluated' };
 
 /**
  * A check as the comment names it: its icon, its name and its result in words ("❌ conversations
@@ -64,7 +65,7 @@ const STATUS_WORDS: Record<Check['status'], string> = { pass: 'pass', fail: 'fai
  * and ❌ and ⚪ are told apart by colour (docs/action.md, "Accessibility").
  */
 function checkHead(c: Check): string {
-  return `${STATUS_ICON[c.status]} ${CHECK_NAMES[c.kind]} (${STATUS_WORDS[c.status]})`;
+  return `${STATUS_ICON[c.status]} ${CHECK_NAMES[c.kind]} (${CHECK_STATUS_WORDS[c.status]})`;
 }
 
 

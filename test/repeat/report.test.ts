@@ -476,7 +476,7 @@ describe('k/N in every report', () => {
     const check = { kind: 'reply' as const, status: 'fail' as const, expected: { contains: '$50', turn: 2 }, detail: 'turn 2: reply does not contain "$50"' };
     const script: PersonaRecord = { ...base, verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'newly_failing' }, checks: [check] } as PersonaRecord;
     const terminal = renderTerminal(run([], { personas: [script] }), { color: false });
-    expect(terminal).toContain('✗ reply contains "$50", turn 2: reply does not contain "$50"');
+    expect(terminal).toContain('✗ reply contains "$50", turn 2 (fail): reply does not contain "$50"');
     expect(terminal).not.toContain('turn 2: turn 2:');
   });
 

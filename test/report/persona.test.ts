@@ -575,11 +575,11 @@ describe('terminal', () => {
     expect(t).toContain(
       '  ✗ 🎭 refund-coverage · fail · newly failing · transcript changed · routes changed · .agent-replay/personas/refunds.yml:24\n' +
         '      2 of 4 checks passed\n' +
-        '      ✗ conversations: visited: main, refunds; missing: handoff\n' +
-        '      ✗ ends with: expected handoff, ended with finish\n',
+        '      ✗ conversations (fail): visited: main, refunds; missing: handoff\n' +
+        '      ✗ ends with (fail): expected handoff, ended with finish\n',
     );
-    expect(t).toContain('      ✗ tool not called issue_refund: issue_refund must not be called, but was at turn 3');
-    expect(t).toContain('        ○ criterion "Stayed empathetic": judge unreachable: HTTP 503 after 3 retries');
+    expect(t).toContain('      ✗ tool not called issue_refund (fail): issue_refund must not be called, but was at turn 3');
+    expect(t).toContain('        ○ criterion "Stayed empathetic" (not evaluated): judge unreachable: HTTP 503 after 3 retries');
     expect(t).toContain('        turn 3: HTTP 500 from the agent: Internal Server Error · on the turns that completed: 1 of 3 checks passed');
     // A changed script shows its first differing reply as a word diff.
     expect(t).toContain('      Turn 1 reply vs baseline (- baseline, + new, changed words in ⟦ ⟧):\n        @@ 1 unchanged sentence @@\n        - ⟦What is ⟧your order number?\n');
@@ -606,10 +606,19 @@ describe('terminal', () => {
     expect(t).toContain('Newly failing (2)\n  ✗ refund-policy');
   });
 
+  it("says an open check's result in words after its name, as the comment does: ✗ and ○ alone are marks a screen reader names", () => {
+    const t = renderTerminal(mixedWithPersonas(), { color: false });
+    expect(t).toContain('      ✗ conversations (fail): visited: main, refunds; missing: handoff\n');
+    expect(t).toContain('        ○ criterion "Stayed empathetic" (not evaluated): judge unreachable: HTTP 503 after 3 retries\n');
+    expect(t).toContain('      ✗ tool not called issue_refund (fail): issue_refund must not be called, but was at turn 3\n');
+  });
+
   it('respects the width and colours only when asked', () => {
     for (const line of renderTerminal(mixedWithPersonas(), { color: false, width: 70 }).split('\n')) expect(line.length).toBeLessThanOrEqual(70);
     const coloured = renderTerminal(mixedWithPersonas(), { color: true });
     expect(coloured).toContain('\u001b[31m      ✗ conversations');
+    // Colour only repeats what the words say (docs/action.md, "Accessibility"): without it (NO_COLOR, a pipe) every word is there.
+    expect(coloured.replace(/\u001b\[\d+m/g, '')).toBe(renderTerminal(mixedWithPersonas(), { color: false }));
   });
 });
 
@@ -679,7 +688,7 @@ describe('expect.reply checks in every surface', () => {
 
   it('the terminal names the check and what it wanted', () => {
     const t = renderTerminal(r, { color: false });
-    expect(t).toContain('reply matches /a|b/i, turn 3: not sent: the conversation ended at turn 2');
+    expect(t).toContain('reply matches /a|b/i, turn 3 (fail): not sent: the conversation ended at turn 2');
   });
 
   it('the HTML report data names them the same way', () => {
@@ -713,10 +722,10 @@ describe("a check on the welcome turn names it 'turn 0 (welcome)' on every surfa
     ];
     const terminal = renderTerminal(record, { color: false });
     // The terminal says a reply check's turn once, in its subject.
-    expect(terminal).toContain('✗ reply contains "Kettle Bot", turn 0 (welcome): reply does not contain "Kettle Bot"');
-    expect(terminal).toContain(`tool not called greet: ${shown[1]}`);
-    expect(terminal).toContain('✗ reply contains "Kettle Bot", turn 0 (welcome): not sent: the agent has no welcome turn');
-    expect(terminal).toContain('✗ reply contains "Kettle Bot", turn 2: not sent: the conversation ended at turn 0 (welcome)');
+    expect(terminal).toContain('✗ reply contains "Kettle Bot", turn 0 (welcome) (fail): reply does not contain "Kettle Bot"');
+    expect(terminal).toContain(`tool not called greet (fail): ${shown[1]}`);
+    expect(terminal).toContain('✗ reply contains "Kettle Bot", turn 0 (welcome) (fail): not sent: the agent has no welcome turn');
+    expect(terminal).toContain('✗ reply contains "Kettle Bot", turn 2 (fail): not sent: the conversation ended at turn 0 (welcome)');
     const junit = decodeEntities(renderJUnit(record));
     const comment = visibleText(githubHtml(renderComment(record, ctx)));
     const html = personaData(script);
