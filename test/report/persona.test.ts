@@ -618,7 +618,7 @@ describe('terminal', () => {
     const coloured = renderTerminal(mixedWithPersonas(), { color: true });
     expect(coloured).toContain('\u001b[31m      ✗ conversations');
     // Colour only repeats what the words say (docs/action.md, "Accessibility"): without it (NO_COLOR, a pipe) every word is there.
-    expect(coloured.replace(/\u001b\[\d+m/g, '')).toBe(renderTerminal(mixedWithPersonas(), { color: false }));
+    expect(coloured.replace(new RegExp(`${String.fromCharCode(27)}\\[\\d+m`, 'g'), '')).toBe(renderTerminal(mixedWithPersonas(), { color: false }));
   });
 });
 
