@@ -398,6 +398,11 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(await body.locator('table.sbs th').allTextContents()).toEqual(['Baseline · refunds / policy · pass, accepted 2026-11-30 in a1b2c3d', 'New · refunds / exceptions']);
     expect(await body.locator('td.del del').allTextContents()).toEqual(['30']);
     expect(await body.locator('td.ins ins').allTextContents()).toEqual(['14', ' and the original box']);
+    // A changed word is told from the rest by more than its tint (1.3:1 against its cell, under WCAG's 3:1 for
+    // a cue told by colour alone): it is underlined, as the comment and the terminal put it between ⟦ ⟧.
+    const marks = await body.locator('td del, td ins').evaluateAll((ms) => ms.map((m) => getComputedStyle(m).textDecorationLine));
+    expect(marks).toEqual(['underline', 'underline', 'underline']);
+    expect(await body.locator('td.del').first().evaluate((td) => getComputedStyle(td).textDecorationLine)).toBe('none');
     expect(await body.locator('dd').allTextContents()).toContain('refunds / policy → refunds / exceptions');
     expect(errors).toEqual([]);
   });

@@ -117,8 +117,9 @@ table.sbs td.del{background:var(--del-bg)}table.sbs td.ins{background:var(--ins-
 table.sbs td.same{color:var(--muted)}
 table.sbs caption{caption-side:bottom;text-align:left;padding:2px 0;color:var(--muted);font:12px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif}
 table.sbs td.none{background:${stripes('light')}}
-del{background:var(--del-mark);text-decoration:none;border-radius:2px}
-ins{background:var(--ins-mark);text-decoration:none;border-radius:2px}
+/* A changed word: tinted and underlined, not only tinted (1.3:1 against its cell); never struck through, it is read. */
+del{background:var(--del-mark);text-decoration:underline 1px;text-underline-offset:3px;border-radius:2px}
+ins{background:var(--ins-mark);text-decoration:underline 1px;text-underline-offset:3px;border-radius:2px}
 button.more{font:12px/1.4 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;border:0;background:none;color:var(--accent);cursor:pointer;padding:0}
 .turn{margin:0 0 10px}
 .turn .who{font-size:12px;color:var(--muted);margin:0 0 2px}
@@ -581,7 +582,7 @@ apply();
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
 const SCRIPT_SHA256 = 'OWpwofqeo+AEM2OGMDbvzlCMn8fGq162CvFyHlVBuZs=';
-const STYLE_SHA256 = 'q39uiF055BI4n5K/tjlI8EcaK97lwuVK+CHIOiibSco=';
+const STYLE_SHA256 = 'WNkqz7IL4oVVZ6EdNKVdg03DNsK603/FBworm7Qjppo=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [
