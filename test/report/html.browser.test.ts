@@ -335,7 +335,21 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(await page.locator('.turn p.who').first().ariaSnapshot()).toBe('- paragraph: Turn 0 (welcome) · Agent main / welcome');
     // "⋯ 4 unchanged sentences (show)": Enter shows them and the focus stays there, not back at the page's top.
     const long = fixture('long-same', { reply: 'One. Two. Three. Four. Six.', baseline: baseline('long-same', 'One. Two. Three. Four. Five.'), drift: { reply: 'different', route: 'same', verdict: 'still_passing' } });
-    const second = await open(run([long]));
+    const more = Array.from({ length: 30 }, (_, i) => fixture(`changed-${i}`, { reply: 'New.', baseline: baseline(`changed-${i}`, 'Old.'), drift: { reply: 'different', route: 'same', verdict: 'still_passing' } }));
+    const second = await open(run([long, ...more]));
+    // Shift+Tab up the rows scrolls each into view clear of the filters stuck at the top: a row went under them, hidden.
+    await second.page.locator('details.item > summary').last().focus();
+    const hidden: string[] = [];
+    for (let i = 0; i < 25; i++) {
+      await second.page.keyboard.press('Shift+Tab');
+      const under = await second.page.evaluate(() => {
+        const row = (document.activeElement as HTMLElement).getBoundingClientRect();
+        const nav = (document.querySelector('nav.filters') as HTMLElement).getBoundingClientRect();
+        return row.top < nav.bottom ? `${document.activeElement?.textContent?.slice(0, 24)}: ${Math.round(row.top)} < ${Math.round(nav.bottom)}` : null;
+      });
+      if (under !== null) hidden.push(under);
+    }
+    expect(hidden).toEqual([]);
     await second.page.click('details.item > summary');
     await second.page.getByRole('button', { name: '⋯ 4 unchanged sentences (show)' }).focus();
     await second.page.keyboard.press('Enter');
