@@ -146,7 +146,8 @@ function row(v: ItemView, index: number, ctx: HtmlExtras['context'], open: boole
   return (
     `<details class="item" ${attrs}${open ? ' open' : ''}><summary>` +
     `<span><span class="pill ${verdict}">${h(v.verdict)}</span></span>` +
-    `<span class="label">${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${h(clip(v.label, LIMITS.label))}</span>` +
+    // The script's mark named for what it marks: a screen reader read 🎭 by its Unicode name, "performing arts".
+    `<span class="label">${v.kind === 'script' ? `<span role="img" aria-label="persona script">${SCRIPT_MARK}</span> ` : ''}${h(clip(v.label, LIMITS.label))}</span>` +
     `<span class="drift">${h(v.drift.join(' · '))}</span>` +
     fileLink(f, ctx) +
     (why ? `<span class="why">${hLinked(clipDetail(why, LIMITS.detail))}</span>` : '') +

@@ -331,6 +331,8 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(heads).toContainEqual(['result/col', 'check/col', 'expected/col', 'observed/col', 'why/col']);
     expect(heads).toContainEqual(['conversation/col', 'agreement/col', 'passed / decided/col', 'left out/col']);
     expect(heads.flat().filter((h) => h.startsWith('/'))).toEqual([]);
+    // A script's 🎭 was read by its Unicode name, "performing arts": it is named for what it marks.
+    expect(await page.locator('details.item[data-label="refund-coverage"] .label').ariaSnapshot()).toBe('- img "persona script": 🎭\n- text: refund-coverage');
     // A turn's route was read glued to its speaker: "Agentmain / welcome".
     expect(await page.locator('.turn p.who').first().ariaSnapshot()).toBe('- paragraph: Turn 0 (welcome) · Agent main / welcome');
     // "⋯ 4 unchanged sentences (show)": Enter shows them and the focus stays there, not back at the page's top.
@@ -559,7 +561,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     // docs/fixtures.md, "Reports": the decisive attempt's checks follow the shown attempt's, then its first turn that replied otherwise.
     const { script, lastIndex } = decisiveScript();
     const { page, errors } = await open(run([], { personas: [script], tallies: { passed: 0, failed: 1, notEvaluated: 0, errored: 0 } }));
-    const row = page.locator('details.item:has(.label:text-is("🎭 refund-chat"))');
+    const row = page.locator('details.item[data-label="refund-chat"]');
     if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
     await row.locator('table.checks').first().waitFor();
     const heads = await row.locator('.body > h3').allTextContents();
@@ -585,7 +587,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     const script = persona('refund-chat', { unsent: ['Thanks, bye', 'One more thing'], endedBy: 'agent' });
     const last = script.turns[script.turns.length - 1]!.index;
     const { page, errors } = await open(run([], { personas: [script] }));
-    const row = page.locator('details.item:has(.label:text-is("🎭 refund-chat"))');
+    const row = page.locator('details.item[data-label="refund-chat"]');
     if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
     await row.locator('table.checks').first().waitFor();
     expect(await row.locator('.body > h3').last().textContent()).toBe(`Not sent (2), because the agent ended the conversation on turn ${last}`);
@@ -602,7 +604,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     const error = `turn ${next}: the stream ended early: no message_stop event (anthropic stream, no text received, 1 tool call begun: refund)`;
     const script = persona('refund-chat', { turns, unsent: ['It arrived broken'], errored: true, error, errorKind: 'http', verdict: null, drift: null, errorToolCalls: begun });
     const { page, errors } = await open(run([], { personas: [script], tallies: { passed: 0, failed: 0, notEvaluated: 0, errored: 1 } }));
-    const row = page.locator('details.item:has(.label:text-is("🎭 refund-chat"))');
+    const row = page.locator('details.item[data-label="refund-chat"]');
     if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
     const stop = row.locator('.body > .turn').last();
     await stop.waitFor();
@@ -680,7 +682,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     const why = `judge unreachable: no usable score in output: "${'I think this reply is rather diplomatic overall, but I would not want to put a number on it. '.repeat(3)}"`;
     const script = persona('expensive-item-handoff', { verdict: null, checks: [check.terminal('handoff', 'handoff'), check.criterion('Gives an honest opinion of the handover', null, null, why)] });
     const { page, errors } = await open(run([], { personas: [script], tallies: { passed: 0, failed: 0, notEvaluated: 1, errored: 0 } }));
-    const row = page.locator('details.item:has(.label:text-is("🎭 expensive-item-handoff"))');
+    const row = page.locator('details.item[data-label="expensive-item-handoff"]');
     if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
     await row.locator('table.checks').waitFor();
     // No more lines than words in a heading or a check name: a word cut in two ("criterio|n", "observe|d") is one line too many.
@@ -702,7 +704,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     const script = record.personas.find((p) => p.turns.some((t) => (t.toolCalls ?? []).length > 0) && !p.errored);
     expect(script).toBeDefined();
     const { page, errors } = await open(record);
-    const row = page.locator(`details.item:has(.label:text-is("🎭 ${script?.label}"))`);
+    const row = page.locator(`details.item[data-label="${script?.label}"]`);
     await row.locator('summary').click();
     await row.locator('.turn').first().waitFor(); // the detail is drawn on the toggle event, a task after the click
     expect(await row.locator('.turn').count()).toBe(script?.turns.length);
@@ -715,7 +717,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
 
   it('opens a simulated script with who wrote each user message, the live turn, the ending; a fault is its why', async () => {
     const { page, errors } = await open(simulatedRun());
-    const row = page.locator('details.item:has(.label:text-is("🎭 refund-simulated-live"))');
+    const row = page.locator('details.item[data-label="refund-simulated-live"]');
     await row.locator('summary').click();
     await row.locator('.turn').first().waitFor();
     expect(await row.locator('.turn .who b').allTextContents()).toEqual([
@@ -723,7 +725,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     ]);
     const facts = await row.locator('dt:text-is("Simulated user") + dd').textContent();
     expect(facts).toContain('user simulated from turn 3 · ended: the simulated user was done: The agent refunded order 1234 to my card. · 3 simulator calls (1 retry)');
-    const fault = page.locator('details.item:has(.label:text-is("🎭 refund-simulated-fault"))');
+    const fault = page.locator('details.item[data-label="refund-simulated-fault"]');
     expect(await fault.locator('.pill').first().textContent()).toBe('not evaluated');
     expect(await fault.locator('.why').textContent()).toMatch(/^simulator unreachable: HTTP 503/);
     expect(errors).toEqual([]);
