@@ -146,7 +146,8 @@ function row(v: ItemView, index: number, ctx: HtmlExtras['context'], open: boole
   return (
     `<details class="item" ${attrs}${open ? ' open' : ''}><summary>` +
     `<span><span class="pill ${verdict}">${h(v.verdict)}</span></span>` +
-    `<span class="label">${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${h(clip(v.label, LIMITS.label))}</span>` +
+    // The script's mark named for what it marks: a screen reader read 🎭 by its Unicode name, "performing arts".
+    `<span class="label">${v.kind === 'script' ? `<span role="img" aria-label="persona script">${SCRIPT_MARK}</span> ` : ''}${h(clip(v.label, LIMITS.label))}</span>` +
     `<span class="drift">${h(v.drift.join(' · '))}</span>` +
     fileLink(f, ctx) +
     (why ? `<span class="why">${hLinked(clipDetail(why, LIMITS.detail))}</span>` : '') +
@@ -219,7 +220,8 @@ function bar(percent: number | null): string {
   return `<svg class="bar" width="60" height="8" aria-hidden="true"><rect class="bg" width="60" height="8" rx="2"/><rect class="fg" width="${w}" height="8" rx="2"/></svg>`;
 }
 
-function groupTable(title: string, groups: readonly AgreementGroup[], open: boolean): string {
+/** A group's table, its first column headed by what a group is ("conversation"): a column with no heading is read with none. */
+function groupTable(title: string, head: string, groups: readonly AgreementGroup[], open: boolean): string {
   if (groups.length === 0) return '';
   const shown = groups.slice(0, LIMITS.group);
   const more = groups.length - shown.length;
@@ -231,7 +233,7 @@ function groupTable(title: string, groups: readonly AgreementGroup[], open: bool
     })
     .join('');
   const tail = more > 0 ? `<p class="meta">and ${thousands(more)} more</p>` : '';
-  return `<details${open ? ' open' : ''}><summary>${h(title)} (${groups.length})</summary><table><thead><tr><th></th><th class="num">agreement</th><th></th><th class="num">passed / decided</th><th>left out</th></tr></thead><tbody>${rows}</tbody></table>${tail}</details>`;
+  return `<details${open ? ' open' : ''}><summary>${h(title)} (${groups.length})</summary><table><thead><tr><th scope="col">${h(head)}</th><th scope="col" class="num">agreement</th><th class="bar"></th><th scope="col" class="num">passed / decided</th><th scope="col">left out</th></tr></thead><tbody>${rows}</tbody></table>${tail}</details>`;
 }
 
 /**
@@ -243,7 +245,7 @@ function agreementPanel(a: AgreementReport): string {
   if (a.byConversation.length === 0 && a.byFile.length === 0 && a.byPersona.length === 0) return '';
   const o = a.overall;
   const lead = `<p><b>${h(formatAgreement(o))}</b> agreement: ${h(agreementBasis(o))}.</p>`;
-  const groups = groupTable('By conversation', a.byConversation, true) + groupTable('By file', a.byFile, false) + groupTable('By persona tag', a.byPersona, false);
+  const groups = groupTable('By conversation', 'conversation', a.byConversation, true) + groupTable('By file', 'file', a.byFile, false) + groupTable('By persona tag', 'persona tag', a.byPersona, false);
   return `<div class="panel"><h3>Agreement</h3>${lead}${groups}</div>`;
 }
 
@@ -271,7 +273,7 @@ function trendPanel(points: readonly HtmlTrendPoint[] | undefined): string {
 
 function chips(name: string, options: readonly { value: string; text: string; n: number }[]): string {
   return options
-    .map((o, i) => `<label class="chip"><input type="radio" name="${name}" value="${o.value}"${i === 0 ? ' checked' : ''}><span>${h(o.text)}<b>${thousands(o.n)}</b></span></label>`)
+    .map((o, i) => `<label class="chip"><input type="radio" name="${name}" value="${o.value}"${i === 0 ? ' checked' : ''}><span>${h(o.text)} <b>${thousands(o.n)}</b></span></label>`)
     .join('');
 }
 
@@ -300,7 +302,7 @@ function filters(views: readonly ItemView[]): string {
     `<fieldset><legend>Verdict</legend>${chips('verdict', v)}</fieldset>` +
     `<fieldset><legend>Drift</legend>${chips('drift', d)}</fieldset>` +
     `<input type="search" id="ar-search" placeholder="Filter by label" aria-label="Filter by label">` +
-    `<span class="shown" id="ar-shown">${thousands(items.length)} of ${thousands(items.length)} shown</span>` +
+    `<span class="shown" id="ar-shown" role="status">${thousands(items.length)} of ${thousands(items.length)} shown</span>` +
     `</nav>`
   );
 }

@@ -56,6 +56,17 @@ export function checkSubject(c: Check): string {
 }
 
 const STATUS_ICON: Record<Check['status'], string> = { pass: '✅', fail: '❌', not_evaluated: '⚪' };
+/** A check's result in words, after its name on every surface: `❌ conversations (fail)`, the terminal's `✗ conversations (fail)`. */
+export const CHECK_STATUS_WORDS: Record<Check['status'], string> = { pass: 'pass', fail: 'fail', not_evaluated: 'not evaluated' };
+
+/**
+ * A check as the comment names it: its icon, its name and its result in words ("❌ conversations
+ * (fail)"). The icon alone is read by a screen reader as its name ("cross mark", "white circle"),
+ * and ❌ and ⚪ are told apart by colour (docs/action.md, "Accessibility").
+ */
+function checkHead(c: Check): string {
+  return `${STATUS_ICON[c.status]} ${CHECK_NAMES[c.kind]} (${CHECK_STATUS_WORDS[c.status]})`;
+}
 
 
 /** JSON in a table cell: one code span, clipped. */
@@ -177,7 +188,7 @@ export function checksTable(checks: readonly Check[], live: boolean): string {
   if (checks.length === 0) return '_No checks ran._';
   // The status beside the check's name, not in a column of its own: with it, the table was wider
   // than a 390 px phone and its "observed" column, the one a failed check is read by, scrolled out of sight.
-  const rows = checks.map((c) => `| ${STATUS_ICON[c.status]} ${CHECK_NAMES[c.kind]} | ${expectedCell(c)} | ${observedCell(c, live)} |`);
+  const rows = checks.map((c) => `| ${checkHead(c)} | ${expectedCell(c)} | ${observedCell(c, live)} |`);
   return ['| check | expected | observed |', '| --- | --- | --- |', ...rows].join('\n');
 }
 
@@ -287,7 +298,7 @@ export function lineWords(named: ReturnType<typeof lineChecks>): string {
   return `${named.prefix}${named.error === null ? checksLine(named.checks) : (normalizeBlock(named.error).trim().split('\n')[0] ?? '')}`;
 }
 
-/** checksCount, then the first check that failed (else did not run): "2 of 5 checks passed · ❌ tool not called: … (+1 more)". */
+/** checksCount, then the first check that failed (else did not run): "2 of 5 checks passed · ❌ tool not called (fail): … (+1 more)". */
 export function checksLine(checks: readonly Check[]): string {
   const count = checksCount(checks);
   const failed = checks.filter((c) => c.status === 'fail');
@@ -296,7 +307,7 @@ export function checksLine(checks: readonly Check[]): string {
   if (!first) return count;
   const firstLine = normalizeBlock(checkDetail(first)).trim().split('\n')[0] ?? '';
   const more = open.length > 1 ? ` (+${thousands(open.length - 1)} more)` : '';
-  return `${count} · ${STATUS_ICON[first.status]} ${CHECK_NAMES[first.kind]}: ${firstLine}${more}`;
+  return `${count} · ${checkHead(first)}: ${firstLine}${more}`;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -41,7 +41,7 @@ import {
 } from './model.js';
 import { turnWords } from '../words.js';
 import { NEW_CONFIG_NAME } from '../suite/config-names.js';
-import { checkDetail, checkSubject, checksCount, decisiveTurn, lineChecks, matchMark, messageChanged, messageTurnWords, namedAttemptTurn, sameReplyWords, scriptEndedWords, shownTurns, CHECK_NAMES, type AttemptTurn } from './persona.js';
+import { checkDetail, checkSubject, checksCount, decisiveTurn, lineChecks, matchMark, messageChanged, messageTurnWords, namedAttemptTurn, sameReplyWords, scriptEndedWords, shownTurns, CHECK_NAMES, CHECK_STATUS_WORDS, type AttemptTurn } from './persona.js';
 import { spendText } from './spend.js';
 import { faultLine, MESSAGE_SOURCE_WORDS, simulationFacts } from './simulation.js';
 import { usageText } from './usage.js';
@@ -447,7 +447,8 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
     const subject = checkSubject(c);
     // The call that decided a tool check, when it was seen only in spans (docs/traces.md, "In the reports").
     const mark = c.kind === 'toolCalled' || c.kind === 'toolNotCalled' ? matchMark(c) : '';
-    const text = `${indent}    ${CHECK_MARK[c.status].mark} ${CHECK_NAMES[c.kind]}${subject ? ` ${terminalLine(clip(subject, 120))}` : ''}: ${terminalLine(clipDetail(cliWordsOf(withoutTurn(c, checkDetail(c)), o.file), 300))}${mark}`;
+    // The result in words after the name, as the comment says it: ✗ and ○ alone are marks a screen reader names.
+    const text = `${indent}    ${CHECK_MARK[c.status].mark} ${CHECK_NAMES[c.kind]}${subject ? ` ${terminalLine(clip(subject, 120))}` : ''} (${CHECK_STATUS_WORDS[c.status]}): ${terminalLine(clipDetail(cliWordsOf(withoutTurn(c, checkDetail(c)), o.file), 300))}${mark}`;
     lines.push(paint(CHECK_MARK[c.status].colour, fit(text)));
   }
   // A repeated script's checks above may be another attempt's than the transcript's: the reply they read, where it differs.

@@ -176,11 +176,11 @@ describe('k/N in every report', () => {
     const md = renderComment(run([], { personas: [script] }), ctx);
     // The checks are attempt 1's, and say so where the item's verdict is a fail.
     const count = `${base.checks.length - 1} of ${base.checks.length} checks passed`;
-    expect(md).toContain(`<br>attempt 1: ${count} · ❌ conversations: the agent never reached refunds</summary>`);
+    expect(md).toContain(`<br>attempt 1: ${count} · ❌ conversations (fail): the agent never reached refunds</summary>`);
     expect(renderTerminal(run([], { personas: [script] }), { color: false })).toContain(`\n      attempt 1: ${count}\n`);
     // report.html's row says it too, in the same words as the comment (docs/fixtures.md, "Reports").
     const row = /<span class="why">([^<]*)<\/span>/.exec(renderHtml(run([], { personas: [script] })))?.[1];
-    expect(row).toBe(`attempt 1: ${count} · ❌ conversations: the agent never reached refunds`);
+    expect(row).toBe(`attempt 1: ${count} · ❌ conversations (fail): the agent never reached refunds`);
     expect(md.replaceAll('\u00a0', ' ')).toContain("**Attempts** (1/2 passed, 2 needed): 1: ❌ fail · 2: ✅ pass; the checks and transcript shown are attempt 1's (the other attempts, compared with it: 1 replied otherwise, meaning not compared)");
     // Cut to its brief form the transcript is left out: the line does not say it is shown.
     const brief = itemBlock(itemView(script), 'brief', ctx, profile('comment', undefined));
@@ -476,7 +476,7 @@ describe('k/N in every report', () => {
     const check = { kind: 'reply' as const, status: 'fail' as const, expected: { contains: '$50', turn: 2 }, detail: 'turn 2: reply does not contain "$50"' };
     const script: PersonaRecord = { ...base, verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'newly_failing' }, checks: [check] } as PersonaRecord;
     const terminal = renderTerminal(run([], { personas: [script] }), { color: false });
-    expect(terminal).toContain('✗ reply contains "$50", turn 2: reply does not contain "$50"');
+    expect(terminal).toContain('✗ reply contains "$50", turn 2 (fail): reply does not contain "$50"');
     expect(terminal).not.toContain('turn 2: turn 2:');
   });
 

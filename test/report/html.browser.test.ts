@@ -299,6 +299,67 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it('reads by name and works from the keyboard: filters with their counts apart, every column headed, rows on Enter and Space, a shown diff keeps the focus', async () => {
+    const { page, errors } = await open(withPersonas());
+    // A row is a summary: Tab reaches it, its focus is drawn, Enter closes it and Space opens it.
+    await page.keyboard.press('Tab');
+    const focused = (): Promise<{ row: boolean; ring: string; open: boolean }> =>
+      page.evaluate(() => {
+        const e = document.activeElement as HTMLElement;
+        const row = e.parentElement as HTMLDetailsElement;
+        return { row: e.tagName === 'SUMMARY' && row.classList.contains('item'), ring: e.matches(':focus-visible') ? getComputedStyle(e).outlineStyle : 'none', open: row.open };
+      });
+    expect(await focused()).toEqual({ row: true, ring: 'auto', open: true });
+    await page.keyboard.press('Enter');
+    expect((await focused()).open).toBe(false);
+    await page.keyboard.press('Space');
+    expect((await focused()).open).toBe(true);
+    // A filter read "pass8" and "all19" to a screen reader: its words and its count with no space between.
+    const filters = await page.locator('nav.filters').ariaSnapshot();
+    expect(filters).toContain('radio "pass 8"');
+    expect(filters).toContain('radio "not evaluated 4"');
+    expect(filters).not.toMatch(/radio "[^"]*[a-z]\d/);
+    // What the filters leave is said when it changes, where the reader is ("5 of 19 shown").
+    expect(await page.getByRole('status').textContent()).toBe('19 of 19 shown');
+    await page.getByRole('radio', { name: 'fail 5' }).check();
+    expect(await page.getByRole('status').textContent()).toBe('5 of 19 shown');
+    await page.getByRole('radio', { name: 'all 19' }).first().check();
+    // Every column of the tables a row draws has a heading: a check's and an attempt's result, an agreement group's name.
+    await page.evaluate(() => document.querySelectorAll('details').forEach((d) => (d.open = true)));
+    await page.locator('table.checks').first().waitFor();
+    const heads = await page.$$eval('table.checks thead tr, .panel table thead tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('th')].filter((th) => !th.classList.contains('bar')).map((th) => `${th.textContent}/${th.getAttribute('scope')}`)));
+    expect(heads).toContainEqual(['result/col', 'check/col', 'expected/col', 'observed/col', 'why/col']);
+    expect(heads).toContainEqual(['conversation/col', 'agreement/col', 'passed / decided/col', 'left out/col']);
+    expect(heads.flat().filter((h) => h.startsWith('/'))).toEqual([]);
+    // A script's 🎭 was read by its Unicode name, "performing arts": it is named for what it marks.
+    expect(await page.locator('details.item[data-label="refund-coverage"] .label').ariaSnapshot()).toBe('- img "persona script": 🎭\n- text: refund-coverage');
+    // A turn's route was read glued to its speaker: "Agentmain / welcome".
+    expect(await page.locator('.turn p.who').first().ariaSnapshot()).toBe('- paragraph: Turn 0 (welcome) · Agent main / welcome');
+    // "⋯ 4 unchanged sentences (show)": Enter shows them and the focus stays there, not back at the page's top.
+    const long = fixture('long-same', { reply: 'One. Two. Three. Four. Six.', baseline: baseline('long-same', 'One. Two. Three. Four. Five.'), drift: { reply: 'different', route: 'same', verdict: 'still_passing' } });
+    const more = Array.from({ length: 30 }, (_, i) => fixture(`changed-${i}`, { reply: 'New.', baseline: baseline(`changed-${i}`, 'Old.'), drift: { reply: 'different', route: 'same', verdict: 'still_passing' } }));
+    const second = await open(run([long, ...more]));
+    // Shift+Tab up the rows scrolls each into view clear of the filters stuck at the top: a row went under them, hidden.
+    await second.page.locator('details.item > summary').last().focus();
+    const hidden: string[] = [];
+    for (let i = 0; i < 25; i++) {
+      await second.page.keyboard.press('Shift+Tab');
+      const under = await second.page.evaluate(() => {
+        const row = (document.activeElement as HTMLElement).getBoundingClientRect();
+        const nav = (document.querySelector('nav.filters') as HTMLElement).getBoundingClientRect();
+        return row.top < nav.bottom ? `${document.activeElement?.textContent?.slice(0, 24)}: ${Math.round(row.top)} < ${Math.round(nav.bottom)}` : null;
+      });
+      if (under !== null) hidden.push(under);
+    }
+    expect(hidden).toEqual([]);
+    await second.page.click('details.item > summary');
+    await second.page.getByRole('button', { name: '⋯ 4 unchanged sentences (show)' }).focus();
+    await second.page.keyboard.press('Enter');
+    expect(await second.page.evaluate(() => [document.activeElement?.tagName, document.activeElement?.textContent])).toEqual(['TD', 'One. Two. Three. Four.']);
+    expect(errors).toEqual([]);
+    expect(second.errors).toEqual([]);
+  });
+
   it("the agreement tables' headings sit over their columns: a number's heading is aligned as its numbers are", async () => {
     const { page, errors } = await open(withPersonas());
     await page.$$eval('.panel details', (ds) => ds.forEach((d) => ((d as HTMLDetailsElement).open = true)));
@@ -353,6 +414,11 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(await body.locator('table.sbs th').allTextContents()).toEqual(['Baseline · refunds / policy · pass, accepted 2026-11-30 in a1b2c3d', 'New · refunds / exceptions']);
     expect(await body.locator('td.del del').allTextContents()).toEqual(['30']);
     expect(await body.locator('td.ins ins').allTextContents()).toEqual(['14', ' and the original box']);
+    // A changed word is told from the rest by more than its tint (1.3:1 against its cell, under WCAG's 3:1 for
+    // a cue told by colour alone): it is underlined, as the comment and the terminal put it between ⟦ ⟧.
+    const marks = await body.locator('td del, td ins').evaluateAll((ms) => ms.map((m) => getComputedStyle(m).textDecorationLine));
+    expect(marks).toEqual(['underline', 'underline', 'underline']);
+    expect(await body.locator('td.del').first().evaluate((td) => getComputedStyle(td).textDecorationLine)).toBe('none');
     expect(await body.locator('dd').allTextContents()).toContain('refunds / policy → refunds / exceptions');
     expect(errors).toEqual([]);
   });
@@ -495,7 +561,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     // docs/fixtures.md, "Reports": the decisive attempt's checks follow the shown attempt's, then its first turn that replied otherwise.
     const { script, lastIndex } = decisiveScript();
     const { page, errors } = await open(run([], { personas: [script], tallies: { passed: 0, failed: 1, notEvaluated: 0, errored: 0 } }));
-    const row = page.locator('details.item:has(.label:text-is("🎭 refund-chat"))');
+    const row = page.locator('details.item[data-label="refund-chat"]');
     if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
     await row.locator('table.checks').first().waitFor();
     const heads = await row.locator('.body > h3').allTextContents();
@@ -521,7 +587,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     const script = persona('refund-chat', { unsent: ['Thanks, bye', 'One more thing'], endedBy: 'agent' });
     const last = script.turns[script.turns.length - 1]!.index;
     const { page, errors } = await open(run([], { personas: [script] }));
-    const row = page.locator('details.item:has(.label:text-is("🎭 refund-chat"))');
+    const row = page.locator('details.item[data-label="refund-chat"]');
     if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
     await row.locator('table.checks').first().waitFor();
     expect(await row.locator('.body > h3').last().textContent()).toBe(`Not sent (2), because the agent ended the conversation on turn ${last}`);
@@ -538,7 +604,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     const error = `turn ${next}: the stream ended early: no message_stop event (anthropic stream, no text received, 1 tool call begun: refund)`;
     const script = persona('refund-chat', { turns, unsent: ['It arrived broken'], errored: true, error, errorKind: 'http', verdict: null, drift: null, errorToolCalls: begun });
     const { page, errors } = await open(run([], { personas: [script], tallies: { passed: 0, failed: 0, notEvaluated: 0, errored: 1 } }));
-    const row = page.locator('details.item:has(.label:text-is("🎭 refund-chat"))');
+    const row = page.locator('details.item[data-label="refund-chat"]');
     if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
     const stop = row.locator('.body > .turn').last();
     await stop.waitFor();
@@ -616,7 +682,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     const why = `judge unreachable: no usable score in output: "${'I think this reply is rather diplomatic overall, but I would not want to put a number on it. '.repeat(3)}"`;
     const script = persona('expensive-item-handoff', { verdict: null, checks: [check.terminal('handoff', 'handoff'), check.criterion('Gives an honest opinion of the handover', null, null, why)] });
     const { page, errors } = await open(run([], { personas: [script], tallies: { passed: 0, failed: 0, notEvaluated: 1, errored: 0 } }));
-    const row = page.locator('details.item:has(.label:text-is("🎭 expensive-item-handoff"))');
+    const row = page.locator('details.item[data-label="expensive-item-handoff"]');
     if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
     await row.locator('table.checks').waitFor();
     // No more lines than words in a heading or a check name: a word cut in two ("criterio|n", "observe|d") is one line too many.
@@ -628,7 +694,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
       }),
     );
     const cut = lines.filter(([text, n]) => text !== '' && Number(n) > String(text).split(' ').length);
-    expect(lines.map(([text]) => text).filter((x) => x !== '')).toEqual(['check', 'expected', 'observed', 'why', 'ends with', 'criterion']);
+    expect(lines.map(([text]) => text).filter((x) => x !== '')).toEqual(['result', 'check', 'expected', 'observed', 'why', 'ends with', 'criterion']);
     expect(cut).toEqual([]);
     expect(errors).toEqual([]);
   });
@@ -638,7 +704,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     const script = record.personas.find((p) => p.turns.some((t) => (t.toolCalls ?? []).length > 0) && !p.errored);
     expect(script).toBeDefined();
     const { page, errors } = await open(record);
-    const row = page.locator(`details.item:has(.label:text-is("🎭 ${script?.label}"))`);
+    const row = page.locator(`details.item[data-label="${script?.label}"]`);
     await row.locator('summary').click();
     await row.locator('.turn').first().waitFor(); // the detail is drawn on the toggle event, a task after the click
     expect(await row.locator('.turn').count()).toBe(script?.turns.length);
@@ -651,7 +717,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
 
   it('opens a simulated script with who wrote each user message, the live turn, the ending; a fault is its why', async () => {
     const { page, errors } = await open(simulatedRun());
-    const row = page.locator('details.item:has(.label:text-is("🎭 refund-simulated-live"))');
+    const row = page.locator('details.item[data-label="refund-simulated-live"]');
     await row.locator('summary').click();
     await row.locator('.turn').first().waitFor();
     expect(await row.locator('.turn .who b').allTextContents()).toEqual([
@@ -659,7 +725,7 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     ]);
     const facts = await row.locator('dt:text-is("Simulated user") + dd').textContent();
     expect(facts).toContain('user simulated from turn 3 · ended: the simulated user was done: The agent refunded order 1234 to my card. · 3 simulator calls (1 retry)');
-    const fault = page.locator('details.item:has(.label:text-is("🎭 refund-simulated-fault"))');
+    const fault = page.locator('details.item[data-label="refund-simulated-fault"]');
     expect(await fault.locator('.pill').first().textContent()).toBe('not evaluated');
     expect(await fault.locator('.why').textContent()).toMatch(/^simulator unreachable: HTTP 503/);
     expect(errors).toEqual([]);

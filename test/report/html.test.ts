@@ -164,7 +164,7 @@ describe('the "changed" filter', () => {
       fixture('same'),
     ]);
     const html = renderHtml(record);
-    const chip = /<input type="radio" name="drift" value="changed"><span>([^<]*)<b>(\d+)<\/b>/.exec(html);
+    const chip = /<input type="radio" name="drift" value="changed"><span>([^<]*) <b>(\d+)<\/b>/.exec(html);
     expect(chip?.[1]).toBe('changed');
     expect(chip?.[2]).toBe('2');
     const marked = [...html.matchAll(/data-changed="1" data-label="([^"]*)"/g)].map((m) => m[1]).sort();
@@ -204,7 +204,7 @@ describe("a persona script's row", () => {
       checks: [check.toolNotCalled('issue_refund', [{ turn: 3, input: { orderId: '7788' } }]), check.terminal('handoff', 'finish'), check.terminal('finish', 'finish')],
     });
     const why = /<span class="why">([^<]*)<\/span>/.exec(renderHtml(run([], { personas: [script] })))?.[1];
-    expect(why).toBe('1 of 3 checks passed · ❌ tool not called: issue_refund must not be called, but was at turn 3 (+1 more)');
+    expect(why).toBe('1 of 3 checks passed · ❌ tool not called (fail): issue_refund must not be called, but was at turn 3 (+1 more)');
   });
 });
 

@@ -162,6 +162,15 @@ describe('report.html latency view', () => {
     expect(bar(timed('slower', 2900, 1200))).toBe('now slow');
   });
 
+  it('says slower and faster in words beside the figures, not only by the bar\'s red or green', () => {
+    // A reader who cannot tell red from green, or who hears the chart, read 1.5 s → 900 ms as "about the same".
+    const value = (f: FixtureRecord): string => /<text [^>]*class="value[^"]*">([^<]*)<\/text>/.exec(latencyPanel([f], null))?.[1] ?? '';
+    expect(value(timed('same', 209, 210))).toBe('210 ms → 209 ms');
+    expect(value(timed('faster', 900, 1500))).toBe('1.5 s → 900 ms, faster');
+    expect(value(timed('slower', 2900, 1200))).toBe('1.2 s → 2.9 s, slower');
+    expect(latencyPanel([timed('faster', 900, 1500)], null)).toContain('<title>faster: 1.5 s → 900 ms (faster)</title>');
+  });
+
   it("draws a repeated item's median latency, the one compared with its baseline, not its shown attempt's", () => {
     // Attempt 1 (the one the record shows) waited 2 s; the median of 2000, 300, 310 ms is 310 ms,
     // as fast as the baseline's 300 ms: not slower, and not drawn as the most slowed-down item.
@@ -206,7 +215,16 @@ describe('report.html latency view', () => {
       gs.map((g) => ({ label: g.getAttribute('data-label'), slower: g.classList.contains('slower'), now: Number(g.querySelector('rect.now')?.getAttribute('width')), before: g.querySelector('rect.before') ? Number(g.querySelector('rect.before')?.getAttribute('width')) : null, value: g.querySelector('text.value')?.textContent })),
     );
     expect(rows.map((x) => x.label)).toEqual(['refund-policy', 'order-status', script.label, 'opening-hours', 'shipping-times', 'new-greeting']);
-    expect(rows[0]).toMatchObject({ slower: true, value: '1.2 s → 2.9 s' });
+    expect(rows[0]).toMatchObject({ slower: true, value: '1.2 s → 2.9 s, slower' });
+    // The longest figures with their word stay inside the chart: 12.3 s → 45.6 s, slower.
+    const wide = await page.evaluate(() => {
+      const svg = document.querySelector('svg.latency') as SVGSVGElement;
+      const t = svg.querySelector('text.value') as SVGTextElement;
+      t.textContent = '12.3 s → 45.6 s, slower';
+      const b = t.getBBox();
+      return b.x + b.width - svg.viewBox.baseVal.width;
+    });
+    expect(wide).toBeLessThanOrEqual(0);
     // Bars on one scale: refund-policy's now bar is longer than its baseline bar, in proportion.
     expect(rows[0]!.now / rows[0]!.before!).toBeCloseTo(2900 / 1200, 1);
     expect(rows.at(-1)).toMatchObject({ before: null, value: 'no baseline latency' });

@@ -42,7 +42,7 @@ describe('figures at the edge of a unit', () => {
     const item = fixture('refund-dialog', { latencyMs: 12_345, baseline: { ...baseline('refund-dialog', 'Reply.'), latencyMs: 1_150 }, slower });
     const r = run([item], { latency: { turns: 1, p50Ms: 12_345, p95Ms: 12_345 } });
     expect(slowerText(slower)).toBe('1.2 s → 12.3 s');
-    expect(latencyPanel(r.fixtures, r.latency)).toContain('>1.2 s → 12.3 s</text>');
+    expect(latencyPanel(r.fixtures, r.latency)).toContain('>1.2 s → 12.3 s, slower</text>');
     expect(latencyPanel(r.fixtures, r.latency)).toContain('p95 12.3 s');
     expect(latencyChartBlock(r)).toContain('  12.3 s\n');
     expect(latencyChartBlock(r)).toContain('  1.2 s\n');

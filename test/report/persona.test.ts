@@ -129,14 +129,14 @@ describe('one script in full', () => {
     const item = itemHtml(html, 'refund-coverage');
     const summary = text(/<summary>([\s\S]*?)<\/summary>/.exec(item)?.[1] ?? '');
     expect(summary).toContain('❌ 🎭 refund-coverage · fail · newly failing · transcript changed · routes changed · refunds.yml:24');
-    expect(summary).toContain('2 of 4 checks passed · ❌ conversations: visited: main, refunds; missing: handoff (+1 more)');
+    expect(summary).toContain('2 of 4 checks passed · ❌ conversations (fail): visited: main, refunds; missing: handoff (+1 more)');
     // Newly failing scripts are open, like fixtures.
     expect(item.startsWith('<details open>')).toBe(true);
     expect(checkRows(item)).toEqual([
-      ['❌', 'conversations', 'refunds, handoff', 'visited main → refunds · missing handoff'],
-      ['❌', 'ends with', 'handoff', 'finish'],
-      ['✅', 'tool called', 'find_order {"orderId": "1234"} (subset)', 'called on turn 2'],
-      ['✅', 'criterion', 'Mentioned the order number', 'score 0.90 (threshold 0.70): Order 1234 is named on turn 2.'],
+      ['❌', 'conversations (fail)', 'refunds, handoff', 'visited main → refunds · missing handoff'],
+      ['❌', 'ends with (fail)', 'handoff', 'finish'],
+      ['✅', 'tool called (pass)', 'find_order {"orderId": "1234"} (subset)', 'called on turn 2'],
+      ['✅', 'criterion (pass)', 'Mentioned the order number', 'score 0.90 (threshold 0.70): Order 1234 is named on turn 2.'],
     ]);
     expect(text(item)).toContain('First difference from the baseline: Turn 3');
     expect(text(item)).toContain('Route : handoff / queue → refunds / closing');
@@ -167,10 +167,10 @@ describe('one script in full', () => {
   it('fails a tool check: the turn of the call and its input', () => {
     const item = itemHtml(html, 'refund-no-refund-tool');
     expect(checkRows(item)).toEqual([
-      ['✅', 'tool called', 'find_order {"orderId": "1234"} (subset)', 'called on turn 2'],
-      ['❌', 'tool not called', 'issue_refund, any input', 'called on turn 3 {"orderId": "1234", "amount": 49.99}'],
+      ['✅', 'tool called (pass)', 'find_order {"orderId": "1234"} (subset)', 'called on turn 2'],
+      ['❌', 'tool not called (fail)', 'issue_refund, any input', 'called on turn 3 {"orderId": "1234", "amount": 49.99}'],
     ]);
-    expect(text(item)).toContain('1 of 2 checks passed · ❌ tool not called: issue_refund must not be called, but was at turn 3');
+    expect(text(item)).toContain('1 of 2 checks passed · ❌ tool not called (fail): issue_refund must not be called, but was at turn 3');
     expect(allCodeBlocks(item)).toContain('issue_refund {"orderId": "1234", "amount": 49.99} → {"refundId": "R-77"}\n');
     // Same transcript as the baseline: nothing to diff.
     expect(item).not.toContain('First difference');
@@ -196,11 +196,20 @@ describe('one script in full', () => {
   it('a criterion not evaluated is grey with its reason, never a pass or a fail', () => {
     const item = itemHtml(html, 'refund-empathy');
     expect(text(item)).toContain('⚪ 🎭 refund-empathy · not evaluated · drift unknown');
-    expect(text(item)).toContain('1 of 2 checks passed · ⚪ criterion: judge unreachable: HTTP 503 after 3 retries');
+    expect(text(item)).toContain('1 of 2 checks passed · ⚪ criterion (not evaluated): judge unreachable: HTTP 503 after 3 retries');
     expect(checkRows(item)).toEqual([
-      ['✅', 'criterion', 'Mentioned the order number', 'score 0.92 (threshold 0.70): Order 1234 is repeated back.'],
-      ['⚪', 'criterion', 'Stayed empathetic', 'judge unreachable: HTTP 503 after 3 retries'],
+      ['✅', 'criterion (pass)', 'Mentioned the order number', 'score 0.92 (threshold 0.70): Order 1234 is repeated back.'],
+      ['⚪', 'criterion (not evaluated)', 'Stayed empathetic', 'judge unreachable: HTTP 503 after 3 retries'],
     ]);
+  });
+
+  it("says each check's result in words beside its icon: a screen reader reads ❌ and ⚪ as \"cross mark\" and \"white circle\"", () => {
+    // In the checks table and on the script's line (the comment, the job summary, report.html's row):
+    // a check's icon alone left a reader who hears it, or cannot tell its colours apart, to guess.
+    const item = itemHtml(html, 'refund-empathy');
+    expect(text(item)).toContain('1 of 2 checks passed · ⚪ criterion (not evaluated): judge unreachable: HTTP 503 after 3 retries');
+    expect(checkRows(item).map((r) => `${r[0]} ${r[1]}`)).toEqual(['✅ criterion (pass)', '⚪ criterion (not evaluated)']);
+    expect(checkRows(itemHtml(html, 'refund-coverage')).map((r) => `${r[0]} ${r[1]}`)).toEqual(['❌ conversations (fail)', '❌ ends with (fail)', '✅ tool called (pass)', '✅ criterion (pass)']);
   });
 
   it('errored on turn 3: the error, the checks that could run, the two turns kept and the message the run stopped on', () => {
@@ -209,9 +218,9 @@ describe('one script in full', () => {
       '⚪ 🎭 refund-agent-500 · errored · not compared · refunds.yml:60 turn 3: HTTP 500 from the agent: Internal Server Error',
     );
     expect(checkRows(item).map((r) => [r[0], r[1]])).toEqual([
-      ['❌', 'conversations'],
-      ['✅', 'tool called'],
-      ['⚪', 'criterion'],
+      ['❌', 'conversations (fail)'],
+      ['✅', 'tool called (pass)'],
+      ['⚪', 'criterion (not evaluated)'],
     ]);
     expect(checkRows(item)[2]?.[3]).toBe('the run did not complete');
     const t = text(item.slice(item.indexOf('Transcript:')));
@@ -342,7 +351,7 @@ describe('one script in full', () => {
       drift: { transcript: 'same', route: 'same', verdict: 'not_evaluated' },
     });
     const item = itemHtml(githubHtml(renderComment(run([], { personas: [noTools] }), ctx)), 'no-tools');
-    expect(checkRows(item)).toEqual([['⚪', 'tool called', 'find_order, any input', 'the agent does not report tool calls']]);
+    expect(checkRows(item)).toEqual([['⚪', 'tool called (not evaluated)', 'find_order, any input', 'the agent does not report tool calls']]);
     expect(item).not.toContain('Tool calls (');
   });
 });
@@ -566,11 +575,11 @@ describe('terminal', () => {
     expect(t).toContain(
       '  ✗ 🎭 refund-coverage · fail · newly failing · transcript changed · routes changed · .agent-replay/personas/refunds.yml:24\n' +
         '      2 of 4 checks passed\n' +
-        '      ✗ conversations: visited: main, refunds; missing: handoff\n' +
-        '      ✗ ends with: expected handoff, ended with finish\n',
+        '      ✗ conversations (fail): visited: main, refunds; missing: handoff\n' +
+        '      ✗ ends with (fail): expected handoff, ended with finish\n',
     );
-    expect(t).toContain('      ✗ tool not called issue_refund: issue_refund must not be called, but was at turn 3');
-    expect(t).toContain('        ○ criterion "Stayed empathetic": judge unreachable: HTTP 503 after 3 retries');
+    expect(t).toContain('      ✗ tool not called issue_refund (fail): issue_refund must not be called, but was at turn 3');
+    expect(t).toContain('        ○ criterion "Stayed empathetic" (not evaluated): judge unreachable: HTTP 503 after 3 retries');
     expect(t).toContain('        turn 3: HTTP 500 from the agent: Internal Server Error · on the turns that completed: 1 of 3 checks passed');
     // A changed script shows its first differing reply as a word diff.
     expect(t).toContain('      Turn 1 reply vs baseline (- baseline, + new, changed words in ⟦ ⟧):\n        @@ 1 unchanged sentence @@\n        - ⟦What is ⟧your order number?\n');
@@ -597,10 +606,19 @@ describe('terminal', () => {
     expect(t).toContain('Newly failing (2)\n  ✗ refund-policy');
   });
 
+  it("says an open check's result in words after its name, as the comment does: ✗ and ○ alone are marks a screen reader names", () => {
+    const t = renderTerminal(mixedWithPersonas(), { color: false });
+    expect(t).toContain('      ✗ conversations (fail): visited: main, refunds; missing: handoff\n');
+    expect(t).toContain('        ○ criterion "Stayed empathetic" (not evaluated): judge unreachable: HTTP 503 after 3 retries\n');
+    expect(t).toContain('      ✗ tool not called issue_refund (fail): issue_refund must not be called, but was at turn 3\n');
+  });
+
   it('respects the width and colours only when asked', () => {
     for (const line of renderTerminal(mixedWithPersonas(), { color: false, width: 70 }).split('\n')) expect(line.length).toBeLessThanOrEqual(70);
     const coloured = renderTerminal(mixedWithPersonas(), { color: true });
     expect(coloured).toContain('\u001b[31m      ✗ conversations');
+    // Colour only repeats what the words say (docs/action.md, "Accessibility"): without it (NO_COLOR, a pipe) every word is there.
+    expect(coloured.replace(new RegExp(`${String.fromCharCode(27)}\\[\\d+m`, 'g'), '')).toBe(renderTerminal(mixedWithPersonas(), { color: false }));
   });
 });
 
@@ -663,14 +681,14 @@ describe('expect.reply checks in every surface', () => {
     const md = renderComment(r, ctx);
     const rows = checkRows(itemHtml(githubHtml(md), 'reply-checks'));
     expect(rows).toEqual([
-      ['✅', 'reply', 'contains "30 days", any turn', 'turn 1: reply contains "30 days"'],
-      ['❌', 'reply', 'matches /a|b/i, turn 3', 'turn 3 was not sent: the conversation ended at turn 2'],
+      ['✅', 'reply (pass)', 'contains "30 days", any turn', 'turn 1: reply contains "30 days"'],
+      ['❌', 'reply (fail)', 'matches /a|b/i, turn 3', 'turn 3 was not sent: the conversation ended at turn 2'],
     ]);
   });
 
   it('the terminal names the check and what it wanted', () => {
     const t = renderTerminal(r, { color: false });
-    expect(t).toContain('reply matches /a|b/i, turn 3: not sent: the conversation ended at turn 2');
+    expect(t).toContain('reply matches /a|b/i, turn 3 (fail): not sent: the conversation ended at turn 2');
   });
 
   it('the HTML report data names them the same way', () => {
@@ -704,10 +722,10 @@ describe("a check on the welcome turn names it 'turn 0 (welcome)' on every surfa
     ];
     const terminal = renderTerminal(record, { color: false });
     // The terminal says a reply check's turn once, in its subject.
-    expect(terminal).toContain('✗ reply contains "Kettle Bot", turn 0 (welcome): reply does not contain "Kettle Bot"');
-    expect(terminal).toContain(`tool not called greet: ${shown[1]}`);
-    expect(terminal).toContain('✗ reply contains "Kettle Bot", turn 0 (welcome): not sent: the agent has no welcome turn');
-    expect(terminal).toContain('✗ reply contains "Kettle Bot", turn 2: not sent: the conversation ended at turn 0 (welcome)');
+    expect(terminal).toContain('✗ reply contains "Kettle Bot", turn 0 (welcome) (fail): reply does not contain "Kettle Bot"');
+    expect(terminal).toContain(`tool not called greet (fail): ${shown[1]}`);
+    expect(terminal).toContain('✗ reply contains "Kettle Bot", turn 0 (welcome) (fail): not sent: the agent has no welcome turn');
+    expect(terminal).toContain('✗ reply contains "Kettle Bot", turn 2 (fail): not sent: the conversation ended at turn 0 (welcome)');
     const junit = decodeEntities(renderJUnit(record));
     const comment = visibleText(githubHtml(renderComment(record, ctx)));
     const html = personaData(script);

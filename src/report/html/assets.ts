@@ -82,7 +82,7 @@ svg.latency .value.slow{fill:var(--fail);font-weight:600}
 .chip span{border:1px solid var(--line);border-radius:14px;padding:2px 10px;font-size:12px;cursor:pointer;background:${PAGE_COLOURS.bg.light};user-select:none}
 .chip input:checked+span{background:var(--fg);border-color:var(--fg);color:${PAGE_COLOURS.bg.light}}
 .chip input:focus-visible+span{outline:2px solid var(--accent);outline-offset:1px}
-.chip span b{font-weight:500;opacity:.7;margin-left:4px}
+.chip span b{font-weight:500;opacity:.7;margin-left:1px}
 .filters input[type=search]{border:1px solid var(--line);border-radius:6px;padding:4px 8px;font:inherit;min-width:200px}
 .shown{color:var(--muted);font-size:12px;margin-left:auto}
 .section{margin:0 0 18px}
@@ -117,13 +117,14 @@ table.sbs td.del{background:var(--del-bg)}table.sbs td.ins{background:var(--ins-
 table.sbs td.same{color:var(--muted)}
 table.sbs caption{caption-side:bottom;text-align:left;padding:2px 0;color:var(--muted);font:12px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif}
 table.sbs td.none{background:${stripes('light')}}
-del{background:var(--del-mark);text-decoration:none;border-radius:2px}
-ins{background:var(--ins-mark);text-decoration:none;border-radius:2px}
+/* A changed word: tinted and underlined, not only tinted (1.3:1 against its cell); never struck through, it is read. */
+del{background:var(--del-mark);text-decoration:underline 1px;text-underline-offset:3px;border-radius:2px}
+ins{background:var(--ins-mark);text-decoration:underline 1px;text-underline-offset:3px;border-radius:2px}
 button.more{font:12px/1.4 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;border:0;background:none;color:var(--accent);cursor:pointer;padding:0}
 .turn{margin:0 0 10px}
 .turn .who{font-size:12px;color:var(--muted);margin:0 0 2px}
 .turn .who b{color:var(--fg)}
-.route{font:11.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:${PAGE_COLOURS['route-bg'].light};border-radius:4px;padding:0 5px;margin-left:6px;color:${PAGE_COLOURS.route.light}}
+.route{font:11.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:${PAGE_COLOURS['route-bg'].light};border-radius:4px;padding:0 5px;margin-left:2px;color:${PAGE_COLOURS.route.light}}
 .calls{margin:2px 0 6px 12px;padding:0;list-style:none;font-size:12px}
 .calls code{font:12px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .warn{color:var(--fail)}
@@ -190,6 +191,12 @@ function el(tag, cls, text) {
   return e;
 }
 function add(parent, child) { parent.appendChild(child); return child; }
+// A table's column headings, each named and scoped to its column: a column headed by nothing is read with no name.
+function heads(table, names) {
+  var tr = add(add(table, el('thead')), el('tr'));
+  names.forEach(function (x) { add(tr, el('th', null, x)).scope = 'col'; });
+  return tr;
+}
 // One of our own lines (a why, a check's detail), each address of an agent-replay page in it a link
 // labelled docs/<page>.md#<section>, as the markup draws them (escape.ts); the rest text nodes.
 var DOCS = /https:\\/\\/github\\.com\\/agent-replay\\/agent-replay\\/blob\\/v\\d+\\.\\d+\\.\\d+(?:-[0-9A-Za-z.]+)?\\/(docs\\/(?:[a-z-]+\\/)?[a-z-]+\\.md(?:#[a-z0-9_-]+)?)(?![\\w#\\u2026-])/g;
@@ -251,6 +258,11 @@ document.querySelectorAll('input[name=drift]').forEach(function (input) {
 });
 var search = document.getElementById('ar-search');
 search.addEventListener('input', function () { state.q = search.value.trim().toLowerCase(); apply(); });
+// The filters stay at the top as the page scrolls: a row the keyboard moves to is scrolled into view
+// below them, not under them (their height, which wraps on a phone, kept as the page's scroll padding).
+var filters = document.querySelector('nav.filters');
+function clearOfFilters() { document.documentElement.style.scrollPaddingTop = (filters.offsetHeight + 4) + 'px'; }
+if (window.ResizeObserver) new ResizeObserver(clearOfFilters).observe(filters); else clearOfFilters();
 
 function segsInto(cell, segs, tag) {
   if (segs.length === 0) { add(cell, el(tag, null, '\\u00b6')); return; }
@@ -270,9 +282,7 @@ function sameText(units) {
 }
 function sideBySide(diff, left, right) {
   var t = el('table', 'sbs');
-  var head = add(add(t, el('thead')), el('tr'));
-  add(head, el('th', null, left));
-  add(head, el('th', null, right));
+  heads(t, [left, right]);
   var body = add(t, el('tbody'));
   var unit = diff.whitespaceOnly ? ['unchanged line', 'unchanged lines'] : ['unchanged sentence', 'unchanged sentences'];
   diff.rows.forEach(function (row) {
@@ -291,8 +301,11 @@ function sideBySide(diff, left, right) {
       button.type = 'button';
       button.addEventListener('click', function () {
         tr.removeChild(cell);
+        var shown = add(tr, el('td', 'same', text));
         add(tr, el('td', 'same', text));
-        add(tr, el('td', 'same', text));
+        // The focus stays on what the reader asked to see, not back at the page's top.
+        shown.tabIndex = -1;
+        shown.focus();
       });
       return;
     }
@@ -376,8 +389,7 @@ function attemptsTable(body, attempts, what, judge, others) {
   if (others) add(body, el('p', 'drift', others));
   if (judge) add(body, el('p', 'drift', judge));
   var t = add(body, el('table', 'checks attempts'));
-  var h = add(add(t, el('thead')), el('tr'));
-  ['#', '', 'why', what].forEach(function (x) { add(h, el('th', null, x)); });
+  heads(t, ['#', 'outcome', 'why', what]);
   var tb = add(t, el('tbody'));
   attempts.forEach(function (a) {
     var tr = add(tb, el('tr'));
@@ -404,8 +416,7 @@ function panelList(parent, lines) {
 function checksTable(body, checks) {
   if (checks.length === 0) { add(body, el('p', 'drift', 'No checks ran.')); return; }
   var t = add(body, el('table', 'checks'));
-  var h = add(add(t, el('thead')), el('tr'));
-  ['', 'check', 'expected', 'observed', 'why'].forEach(function (x) { add(h, el('th', null, x)); });
+  heads(t, ['result', 'check', 'expected', 'observed', 'why']);
   var tb = add(t, el('tbody'));
   checks.forEach(function (c) {
     var tr = add(tb, el('tr'));
@@ -426,6 +437,8 @@ function turnBlock(body, t, live) {
   }
   var agent = add(box, el('p', 'who'));
   add(agent, el('b', null, t.message == null ? '${WELCOME_TURN} \\u00b7 Agent' : 'Agent'));
+  // A space, not only the badge's margin: a screen reader read "Agentmain / welcome".
+  add(agent, document.createTextNode(' '));
   add(agent, el('span', 'route', t.route));
   if (t.outcome != null) add(agent, el('span', null, ' \\u00b7 outcome ' + t.outcome));
   if (t.baseline && t.baseline.meaning) add(box, el('p', 'drift', "Against the baseline's reply: " + t.baseline.meaning));
@@ -573,8 +586,8 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'pgcTZw2bX/N1ROA1SH9LJEb48isxhMV8tmP/2wNLtUY=';
-const STYLE_SHA256 = 'B/rnitHBWgWgECZ32A6HzFvhlX/z0Qn9XMAmzrFhTbQ=';
+const SCRIPT_SHA256 = '5OvwekD9cX36V9rw4ttugd0hnbrF1AZSIsyd0cK+V50=';
+const STYLE_SHA256 = 'WNkqz7IL4oVVZ6EdNKVdg03DNsK603/FBworm7Qjppo=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [

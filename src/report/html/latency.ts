@@ -15,7 +15,8 @@ export const LATENCY_ROWS = 25;
 const W = 720;
 const ROW = 26;
 const LABEL_W = 200;
-const VALUE_W = 150;
+// Wide enough for the longest figures with their word ("12.3 s → 45.6 s, slower") in a wider font than Chromium's here.
+const VALUE_W = 170;
 const TOP = 34;
 const BOTTOM = 22;
 
@@ -99,13 +100,16 @@ export function latencyPanel(items: readonly Item[], latency: RunLatency | null 
     const y = TOP + i * ROW;
     const kind = r.slower ? 'now slow' : r.faster ? 'now fast' : 'now';
     const change = r.beforeMs === null ? 'no baseline latency' : `${durationText(r.beforeMs)} → ${durationText(r.nowMs)}`;
-    const title = `<title>${h(r.label)}: ${h(change)}${r.slower ? ' (slower)' : ''}</title>`;
+    // Slower and faster in words, as the pass-rate chart says its tier: the bar's red or green alone is
+    // lost on a reader who cannot tell them apart, or who hears the chart (docs/action.md, "Accessibility").
+    const word = r.slower ? 'slower' : r.faster ? 'faster' : null;
+    const title = `<title>${h(r.label)}: ${h(change)}${word === null ? '' : ` (${word})`}</title>`;
     parts.push(`<g class="row${r.slower ? ' slower' : ''}" data-label="${h(r.label)}">${title}`);
     parts.push(`<text x="${LABEL_W - 8}" y="${y + 13}" class="label" text-anchor="end">${r.script ? `${SCRIPT_MARK} ` : ''}${h(clipLabel(r.label))}</text>`);
     parts.push(`<rect x="${LABEL_W}" y="${y + 3}" width="${plotW}" height="16" class="track"/>`);
     if (r.beforeMs !== null) parts.push(`<rect x="${LABEL_W}" y="${y + 3}" width="${(x(r.beforeMs) - LABEL_W).toFixed(1)}" height="6" class="before"/>`);
     parts.push(`<rect x="${LABEL_W}" y="${y + 10}" width="${Math.max(1, x(r.nowMs) - LABEL_W).toFixed(1)}" height="9" class="${kind}"/>`);
-    parts.push(`<text x="${W - VALUE_W + 8}" y="${y + 14}" class="value${r.slower ? ' slow' : ''}">${h(change)}</text>`);
+    parts.push(`<text x="${W - VALUE_W + 8}" y="${y + 14}" class="value${r.slower ? ' slow' : ''}">${h(change)}${word === null ? '' : `, ${word}`}</text>`);
     parts.push('</g>');
   });
   parts.push(`<text x="${LABEL_W}" y="${H - 6}" class="axis">0</text><text x="${LABEL_W + plotW}" y="${H - 6}" class="axis" text-anchor="end">${h(durationText(max))}</text>`);
