@@ -128,7 +128,12 @@ export function keysText(record: Record<string, unknown>): string {
   const keys = Object.keys(record);
   if (keys.length === 0) return 'none';
   const more = keys.length - KEYS_SHOWN;
-  return `${keys.slice(0, KEYS_SHOWN).map((k) => line(k, KEY_CHARS)).join(', ')}${more > 0 ? `, and ${thousands(more)} more` : ''}`;
+  return `${keys.slice(0, KEYS_SHOWN).map(shownName).join(', ')}${more > 0 ? `, and ${thousands(more)} more` : ''}`;
+}
+
+/** A key or a name of the agent's (an event's type) on an error's line: one line, KEY_CHARS at most (line). */
+export function shownName(name: string): string {
+  return line(name, KEY_CHARS);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

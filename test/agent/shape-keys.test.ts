@@ -7,6 +7,8 @@ import { NATIVE_MAPPING } from '../../src/config.js';
 import { describeShape } from '../../src/agent/tool-calls.js';
 import { mapResponse, readToolCalls } from '../../src/agent/response.js';
 import { decodeMastra } from '../../src/agent/decode.js';
+import { decodeEventStream } from '../../src/agent/stream.js';
+import { readUsage } from '../../src/agent/usage.js';
 
 const LONG = 'k'.repeat(5000);
 /** An error of at most `max` characters that names the key by its first characters and no more. */
@@ -50,5 +52,19 @@ describe("an answer's keys listed in an error", () => {
     expect(read.ok ? '' : read.error).toBe(`response is not a Mastra generate result: no "text" and no "toolCalls" (keys: ${'k'.repeat(60)}…, k0, k1, k2, k3, k4, k5, k6, and 2 more)`);
     const one = decodeMastra({ [LONG]: 1 });
     expectBounded(one.ok ? '' : one.error, 200);
+  });
+
+  // A stream's events named in its error ("3 events: a, b, c"): an event's type, its event: name and
+  // its keys are the agent's text, bounded the same way.
+  it("a stream's events named in its error: each type, event name and key bounded", () => {
+    const text = [`data: ${JSON.stringify({ type: LONG })}\n\n`, `event: ${'e'.repeat(5000)}\ndata: {"x":1}\n\n`, `data: ${JSON.stringify({ [`${LONG}1`]: 1, b: 2 })}\n\n`].join('');
+    const read = decodeEventStream(text);
+    const error = read.ok ? '' : read.error;
+    expect(error).toBe(`no reply text and no tool call could be read from the stream (JSON events of no known format, 3 events: ${'k'.repeat(60)}…, ${'e'.repeat(60)}…, {${'k'.repeat(60)}…, b}): set agent.response.reply in config.yml to the path of the text in each event`);
+  });
+
+  it('a usage of a shape not read: its keys bounded, and how many more', () => {
+    const many = { [LONG]: 1, ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`t${i}`, i])) };
+    expect(readUsage(many)).toEqual({ kind: 'malformed', found: `an object with ${'k'.repeat(60)}…, t0, t1, t2, t3, t4, t5, t6, and 3 more` });
   });
 });
