@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { escapeFix, escapeInline } from '../../src/report/escape.js';
 import { renderComment, renderSummary } from '../../src/report/index.js';
+import { renderConfigErrors } from '../../src/report/config-errors.js';
 import { decodeEntities, githubHtml, outsideCode, visibleText } from './helpers.js';
 import { ctx, fixture, run } from './fixtures.js';
 import type { ErrorKind } from '../../src/types.js';
@@ -50,6 +51,15 @@ describe('a fix the comment gives to copy is copied exactly', () => {
     githubHtml(render(run([errored('a', 'missing_reply', missingReply('@type', '; agent.response.reply is set at .agent-replay/config.yml:6'))]), ctx));
   it.each([['the PR comment', renderComment] as const, ['the job summary', renderSummary] as const])('%s: "change ... to" with the path that sets it', (_s, render) => {
     expect(copied(withSet(render))).toContain('change agent.response.reply at .agent-replay/config.yml:6 to "@type" if that is the reply');
+  });
+});
+
+describe("a configuration error's fix, in the comment shown instead of a report", () => {
+  it('quotes the line to write as written: "order #5521" with no invisible character, and links no issue', () => {
+    const issue = { file: '.agent-replay/fixtures/a.yml', line: 3, column: 10, message: 'message on line 3 ends before "#5521"', fix: 'quote message if # is part of it (message: "Where is order #5521?"), or write to @octocat' };
+    const html = githubHtml(renderConfigErrors([issue], ctx));
+    expect(copied(html)).toContain('fix: quote message if # is part of it (message: "Where is order #5521?"), or write to @octocat');
+    expect(visibleText(html).replace(/\u2060/g, '')).not.toMatch(/@octocat|order #5521/);
   });
 });
 
