@@ -9,7 +9,7 @@ import type { ResponseDecoder } from '../config.js';
 import { describeFound } from './template.js';
 import { bodyUsage, readUsage, sumUsage, type UsageRead } from './usage.js';
 import { toolOutput } from '../record/tool-output.js';
-import { blocksText, decodeToolCalls } from './tool-calls.js';
+import { blocksText, decodeToolCalls, keysText } from './tool-calls.js';
 
 /**
  * `reply` is undefined when the response holds no text and no tool call. `toolCalls` is null when
@@ -269,7 +269,7 @@ export function decodeLangGraph(json: unknown): DecodeResult {
 export function decodeMastra(json: unknown): DecodeResult {
   if (!isRecord(json)) return { ok: false, error: `response is not a Mastra generate result (found ${describeFound(json)})` };
   if (json.error !== undefined && json.error !== null) return { ok: false, error: `the agent failed: ${errorText(json.error)}` };
-  if (typeof json.text !== 'string' && !Array.isArray(json.toolCalls)) return { ok: false, error: `response is not a Mastra generate result: no "text" and no "toolCalls" (keys: ${Object.keys(json).slice(0, 8).join(', ') || 'none'})` };
+  if (typeof json.text !== 'string' && !Array.isArray(json.toolCalls)) return { ok: false, error: `response is not a Mastra generate result: no "text" and no "toolCalls" (keys: ${keysText(json)})` };
   if (json.finishReason === 'tripwire' || isRecord(json.tripwire)) {
     const reason = isRecord(json.tripwire) && typeof json.tripwire.reason === 'string' ? json.tripwire.reason : 'no reason given';
     return { ok: false, error: `the agent stopped the run (tripwire): ${reason}` };

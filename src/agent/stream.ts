@@ -13,7 +13,7 @@
 
 import { ANTHROPIC_NOT_TOOLS, anthropicRefusal, decodeLangGraph, errorText, isRecord, holdsACall, isResponsesToolItem, usageField, type DecodedReply, type DecodeResult } from './decode.js';
 import { NO_USAGE, readUsage, type UsageRead } from './usage.js';
-import { decodeEachToolCall, deniedOutput, TOOL_CALL_SHAPES } from './tool-calls.js';
+import { decodeEachToolCall, deniedOutput, shownName, TOOL_CALL_SHAPES } from './tool-calls.js';
 import type { ToolCallOrigin, ToolCallsFrom } from '../config.js';
 import { plural, shownJson } from '../words.js';
 import { betterText, likelyText, type LikelyText } from './text-path.js';
@@ -286,7 +286,8 @@ function keepAlivesOf(state: StreamState, text: string): string {
 
 function noteSeen(state: StreamState, ev: SseEvent, obj: unknown): void {
   state.events += 1;
-  const name = isRecord(obj) && typeof obj.type === 'string' ? obj.type : ev.event ?? (isRecord(obj) ? `{${Object.keys(obj).slice(0, 4).join(', ')}}` : ev.data === '' ? 'empty data' : 'text');
+  // The agent's words (a type, an event's name, keys), each bounded on the error's line (shownName).
+  const name = isRecord(obj) && typeof obj.type === 'string' ? shownName(obj.type) : ev.event !== null ? shownName(ev.event) : isRecord(obj) ? `{${Object.keys(obj).slice(0, 4).map(shownName).join(', ')}}` : ev.data === '' ? 'empty data' : 'text';
   if (state.seen.length < SEEN_NAMED && !state.seen.includes(name)) state.seen.push(name);
 }
 

@@ -29,7 +29,8 @@
 
 import type { JsonValue, ToolCall } from '../types.js';
 import { pathDeeperThan } from '../record/depth.js';
-import { shownJson } from '../words.js';
+import { shownJson, thousands } from '../words.js';
+import { line } from '../assertions/format.js';
 
 /** Longest tool name kept: a name is an identifier, not a document. */
 const MAX_TOOL_NAME = 200;
@@ -109,10 +110,30 @@ export function describeShape(value: unknown): string {
   if (Array.isArray(value)) return `an array of ${value.length}`;
   if (typeof value !== 'object') return typeof value === 'string' ? 'a string' : `${typeof value} ${String(value)}`;
   const record = value as Record<string, unknown>;
-  const keys = Object.keys(record);
-  const shown = `${keys.slice(0, 8).join(', ')}${keys.length > 8 ? ', …' : ''}`;
   const type = typeof record.type === 'string' ? ` of type ${JSON.stringify(record.type.slice(0, 60))}` : '';
-  return `an object${type} (keys: ${keys.length === 0 ? 'none' : shown})`;
+  return `an object${type} (keys: ${keysText(record)})`;
+}
+
+/** The most keys of an agent's object an error lists (keysText), and the most characters of each. */
+const KEYS_SHOWN = 8;
+const KEY_CHARS = 60;
+
+/**
+ * The keys of an agent's object, for an error's "(keys: ...)": the agent's text, so each on one line
+ * and bounded (line), the first KEYS_SHOWN of them and how many more ("none": no key), so that no
+ * answer's key of 5,000 characters, nor its ten thousand keys, go whole into results.json
+ * (docs/security.md, "Agent text is data").
+ */
+export function keysText(record: Record<string, unknown>): string {
+  const keys = Object.keys(record);
+  if (keys.length === 0) return 'none';
+  const more = keys.length - KEYS_SHOWN;
+  return `${keys.slice(0, KEYS_SHOWN).map(shownName).join(', ')}${more > 0 ? `, and ${thousands(more)} more` : ''}`;
+}
+
+/** A key or a name of the agent's (an event's type) on an error's line: one line, KEY_CHARS at most (line). */
+export function shownName(name: string): string {
+  return line(name, KEY_CHARS);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

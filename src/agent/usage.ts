@@ -12,6 +12,7 @@ import * as z from 'zod';
 import type { TokenUsage } from '../types.js';
 import { plusUsage } from '../evaluate/usage.js';
 import { describeFound } from './template.js';
+import { keysText } from './tool-calls.js';
 import { onFirstUse } from '../patterns.js';
 
 /** What a response says about its tokens: nothing, a usage, or a value of no known shape. */
@@ -84,9 +85,9 @@ export function sumUsage(reads: readonly UsageRead[]): UsageRead {
 /** What a malformed usage looked like, in a few words (its keys, never its whole value). */
 function describeUsage(value: unknown): string {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
-    const keys = Object.keys(value).slice(0, 6);
     const huge = Object.values(value).some((v) => typeof v === 'number' && v > MAX_REPORTED_TOKENS);
-    return keys.length === 0 ? 'an empty object' : `an object with ${keys.join(', ')}${huge ? ' (a count above a billion)' : ''}`;
+    // The agent's keys, each bounded, and how many more (keysText).
+    return Object.keys(value).length === 0 ? 'an empty object' : `an object with ${keysText(value as Record<string, unknown>)}${huge ? ' (a count above a billion)' : ''}`;
   }
   return describeFound(value);
 }

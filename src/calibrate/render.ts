@@ -6,7 +6,7 @@
 // their control characters shown as escapes on the terminal (`\u001b`, as the run's summary shows
 // them: docs/security.md, "Agent text is data"), dropped and escaped in markdown.
 
-import { clip, clipShown, codeSpan, escapeInline, oneLine, terminalLine } from '../report/escape.js';
+import { clip, clipShown, codeSpan, escapeFix, escapeInline, oneLine, terminalLine } from '../report/escape.js';
 import { columnsOf, padColumns } from '../report/columns.js';
 import { formatUsd } from '../report/money.js';
 import { judgeFallbackText } from '../report/judge-mode.js';
@@ -593,13 +593,13 @@ export function renderCalibrationMarkdown(c: Calibration, context: CalibrationCo
   const u = unscored(c);
   if (u.length > 0) {
     out.push('', `### No usable score (${thousands(u.length)})`, ...(u.length === 1 ? [''] : []), ...groupedMarkdown(u, unusableText));
-    for (const fix of noScoreFixes(u, c, context.configName)) out.push('', `Fix: ${escapeInline(fix)}`);
+    for (const fix of noScoreFixes(u, c, context.configName)) out.push('', `Fix: ${escapeFix(fix)}`);
   }
   const p = partlyScored(c);
   if (p.length > 0) {
     out.push('', `### Answers without a usable score (${escapeInline(partlyText(p))})`, '', "Counted, never a score; those baselines' median and spread are of the others.", ...(p.length === 1 ? [''] : []), ...groupedMarkdown(p, partlyItem));
     const said = new Set(noScoreFixes(u, c, context.configName));
-    for (const fix of noScoreFixes(p, c, context.configName)) if (!said.has(fix)) out.push('', `Fix: ${escapeInline(fix)}`);
+    for (const fix of noScoreFixes(p, c, context.configName)) if (!said.has(fix)) out.push('', `Fix: ${escapeFix(fix)}`);
   }
   if (c.skipped.length > 0) {
     out.push('', `### Skipped: accepted verdict unknown (${c.skipped.length})`, '');

@@ -455,7 +455,9 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
           : !isPlainPath(textAt)
             ? `the answer's text may be at a key the agent sent (see the item's error): check agent.preset, or agent.response.reply ${where}`
             : `the answer's text may be at "${textAt}": ${set === undefined ? `set agent.response.reply: ${yamlText(textAt)} in ${file}` : `change agent.response.reply at ${set} to ${yamlText(textAt)}`} if that is the reply, or check agent.preset`;
-      return { key: `missing_reply:${path}`, what: `no reply at "${path}" in the agent's answers`, hint };
+      // One cause per fix too: items whose text is at different paths (or whose path is set at
+      // different lines) are each told their own, never the first item's.
+      return { key: `missing_reply:${path}\n${hint}`, what: `no reply at "${path}" in the agent's answers`, hint };
     }
   }
   if (errorKind === 'unmocked_tool') {

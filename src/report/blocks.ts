@@ -6,7 +6,7 @@ import { refusedForEnding } from '../evaluate/ending.js';
 import { baselineAttemptsOf, incompleteText, REFUSE_ERRORED, REFUSE_NOT_EVALUATED, REFUSE_PERSONA_ERRORED } from '../evaluate/index.js';
 import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import type { AcceptanceView, ReportContext } from './context.js';
-import { clip, codeSpan, escapeInline, fencedBlock, safeUrl } from './escape.js';
+import { clip, codeSpan, escapeFix, escapeInline, fencedBlock, safeUrl } from './escape.js';
 import { LIMITS } from './item-parts.js';
 import { markerLine, metaLine } from './metadata.js';
 import { suiteEditsParts } from './suite-edits.js';
@@ -35,15 +35,26 @@ export function headline(model: ReportModel, endpoint: string | null = null, gat
   const fails = gateFailsText(model, gate, (text) => codeSpan(clip(text, LIMITS.label)), (text) => `**${text}**`);
   // One block with the heading: the notice of what is left out stays right under it.
   const lines = [`### ${h.icon} ${headlineText(model)}`, ...(fails === null ? [] : [fails])];
-  if (cause !== null) lines.push(`**Cause**: ${causeMarkdown(cause, endpoint)}`);
+  if (cause !== null) lines.push(`**Cause**: ${causeMarkdown(cause, endpoint, model.verification.causes[0]?.hint ?? null)}`);
   return lines.join('\n');
 }
 
-/** A cause line in markdown: escaped, the agent's URL as code (never a link to follow). */
-export function causeMarkdown(text: string, endpoint: string | null): string {
+/**
+ * A cause line in markdown: escaped, the agent's URL as code (never a link to follow), and its fix
+ * (`fix`, the hint the line ends with, before any "(and N other causes)") as words to copy
+ * (escapeFix: copied as written, no invisible character in them).
+ */
+export function causeMarkdown(text: string, endpoint: string | null, fix: string | null = null): string {
   const clipped = clip(text, LIMITS.detailBlock);
-  if (endpoint === null || endpoint === '' || !clipped.includes(endpoint)) return escapeInline(clipped);
-  return clipped.split(endpoint).map((part) => escapeInline(part)).join(codeSpan(clip(endpoint, LIMITS.detail)));
+  const at = fix === null || fix === '' ? -1 : text.lastIndexOf(`: ${fix}`);
+  const from = at < 0 ? clipped.length : Math.min(at + 2, clipped.length);
+  return withEndpoint(clipped.slice(0, from), endpoint, escapeInline) + withEndpoint(clipped.slice(from), endpoint, escapeFix);
+}
+
+/** `escape(text)`, the agent's URL in it as code. */
+function withEndpoint(text: string, endpoint: string | null, escape: (text: string) => string): string {
+  if (endpoint === null || endpoint === '' || !text.includes(endpoint)) return escape(text);
+  return text.split(endpoint).map((part) => escape(part)).join(codeSpan(clip(endpoint, LIMITS.detail)));
 }
 
 /** Flaky items named under the headline; null when none. */

@@ -4,7 +4,7 @@ import { formatIssue, issueCount, type ConfigIssue } from '../suite/issues.js';
 import type { ReportContext } from './context.js';
 import { markerLine, metaLine } from './metadata.js';
 import { suiteLine } from './blocks.js';
-import { codeSpan, escapeInline, fencedBlock, terminalBlock, terminalLine } from './escape.js';
+import { codeSpan, escapeFix, escapeInline, fencedBlock, terminalBlock, terminalLine } from './escape.js';
 import { shownShellWord } from '../words.js';
 
 export function renderConfigErrors(errors: readonly ConfigIssue[], ctx: ReportContext): string {
@@ -38,7 +38,8 @@ export function renderConfigErrors(errors: readonly ConfigIssue[], ctx: ReportCo
  * own, indented by 4 (`so that line 2 reads\n    message: hi`), as the terminal shows it: here a
  * code span, text to copy, when the line has no indentation of its own, else a code block in the
  * item (a span would lose it: GitHub collapses spaces there), with the lines it runs to. Each is
- * the file's text, shown as written and read as nothing (escape.ts).
+ * the file's text, shown as written and read as nothing (escape.ts); the fix's own words too, copied
+ * as written (escapeFix: `"order #5521"` with no invisible word joiner).
  */
 function fixMarkdown(fix: string): string {
   const parts = fix.split('\n');
@@ -47,7 +48,7 @@ function fixMarkdown(fix: string): string {
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i] as string;
     if (i === 0 || !part.startsWith('    ')) {
-      para += `${para === '' ? '' : ' '}${escapeInline(part.trim())}`;
+      para += `${para === '' ? '' : ' '}${escapeFix(part.trim())}`;
       continue;
     }
     const lines = [part.slice(4)];

@@ -112,6 +112,29 @@ export function isolateRightToLeft(text: string): string {
   return out;
 }
 
+/**
+ * escapeInline for a fix of ours, whose words the user copies (into config.yml, a setting, a URL):
+ * a word that escapeInline would break with a word joiner (`@type`, `#1`, `:x:`, `GH-1`: invisible,
+ * so copied with it) is a code span instead, in which GitHub makes no mention, reference nor emoji,
+ * and copied as written (codeSpan: its fence longer than any backtick run in it). Quotes stay in the
+ * span (a YAML value's); an opening parenthesis before and a closing one, a stop or a colon after stay
+ * outside, but for what needs the span (`:smile:`'s last colon). A word of right-to-left text keeps the word joiner (isolateRightToLeft works on the line).
+ * Any other text is escapeInline's, to the character.
+ */
+export function escapeFix(text: string): string {
+  return isolateRightToLeft(docsLinks(oneLine(text), (s) => s.split(/( +)/).map(fixWord).join(''), (url, label) => `[${inlineText(label)}](${url})`));
+}
+
+/** One word of escapeFix (spaces around it): as inlineText escapes it, or in code when that would break it with a word joiner. */
+function fixWord(word: string): string {
+  const escaped = inlineText(word);
+  if (!escaped.includes(WJ) || RIGHT_TO_LEFT.test(word)) return escaped;
+  const [, lead = '', core = '', tail = ''] = /^(\(*)(.*?)([),.;:]*)$/.exec(word) ?? [];
+  // What needs the span is in the word's last characters (`:smile:`): they are its, in it.
+  if (!inlineText(core).includes(WJ)) return `${inlineText(lead)}${codeSpan(core + tail)}`;
+  return `${inlineText(lead)}${codeSpan(core)}${inlineText(tail)}`;
+}
+
 /** escapeInline of text without a page's address. */
 function inlineText(s: string): string {
   return s.replace(INLINE_RE, (ch: string, offset: number) => {

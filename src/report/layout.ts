@@ -166,7 +166,7 @@ function sectionBlocks(key: SectionKey, items: readonly Item[], plan: SectionPla
       const text = texts.get(group);
       const shared = text === undefined ? null : sharedLine(text, labels.length);
       const sharedText = shared === null ? '' : `<br>\n${escapeInline(clipDetail(shared, LIMITS.detail))}`;
-      blocks.push(`**${causeMarkdown(causeLine({ ...group, labels }, items.length), endpoint)}**${sharedText}`);
+      blocks.push(`**${causeMarkdown(causeLine({ ...group, labels }, items.length), endpoint, group.hint)}**${sharedText}`);
     }
     cause = group;
     blocks.push(pieces.block(item, level, open));

@@ -508,6 +508,15 @@ describe('the figures', () => {
     }
   });
 
+  // A fix to copy (the proxy's credentials' form) in the markdown, a step summary: copied as written,
+  // with no invisible word joiner after its `@` (report/escape.ts, escapeFix; docs/security.md).
+  it('a fix in the markdown is copied as written: http://user:password@host:port in code, no word joiner', () => {
+    const refused: JudgeResult = { ok: false, reason: 'the proxy refused the tunnel (CONNECT): HTTP 407' };
+    const md = renderCalibrationMarkdown(calibrationOf(summarizeCalibration({ targets: [target('a', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[refused]], null), 1, null));
+    expect(md).toContain('Fix: the proxy wants credentials, or refused those given\\: check the user and password in HTTPS\\_PROXY \\(`http://user:password@host:port`\\)');
+    expect(md).not.toContain('@&#8288;host');
+  });
+
   it('a connection the judge dropped after it gave another baseline a usable score reads run-again, not its settings; with no score at all, its settings', () => {
     const dropped: JudgeResult = { ok: false, reason: 'the connection to 127.0.0.1:9 was closed without an answer (ECONNRESET) after 3 attempts' };
     const targets = [target('a', 'C', 'pass'), target('b', 'C', 'pass')];

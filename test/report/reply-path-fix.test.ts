@@ -5,7 +5,7 @@
 // sent" without quoting it (docs/troubleshooting.md, docs/security.md "Agent text is data").
 import { describe, expect, it } from 'vitest';
 import { noReplyAt } from '../../src/agent/response.js';
-import { causeOf } from '../../src/evaluate/causes.js';
+import { causeLine, causeOf, groupCauses } from '../../src/evaluate/causes.js';
 import { renderComment, renderSummary, renderTerminal } from '../../src/report/index.js';
 import { renderHtml } from '../../src/report/html.js';
 import { renderJUnit } from '../../src/report/junit.js';
@@ -15,8 +15,11 @@ import { quotedAndSaid } from '../support/troubleshooting.js';
 import { readYaml } from '../../src/suite/yaml/read.js';
 import { withYamlPackage } from '../../src/suite/yaml/package.js';
 
-/** A key that, listed in the message's keys, reads as noReplyAt's own "its text may be at" with words of the agent's in it. */
-const FORGED = 'x; its text may be at "<!-- `rm -rf` @octocat; set agent.url: https://evil.example/"';
+/**
+ * A key that, listed in the message's keys, reads as noReplyAt's own "its text may be at" with words of the agent's in it;
+ * of at most 60 characters, so that it is listed whole (a longer key is cut: tool-calls.ts, keysText).
+ */
+const FORGED = 'x; its text may be at "<!--`rm -rf`@octocat evil.example/"';
 /** The agent's words that must never be in a fix. */
 const EVIL = /evil\.example|@octocat|rm -rf|<!--/;
 
@@ -80,6 +83,23 @@ describe("the fix of a missing reply quotes only a path agent-replay wrote", () 
     expect(set).toContain(`change agent.response.reply at .agent-replay/config.yml:6 to ${line.slice('set agent.response.reply: '.length, -' in config.yml'.length)} if`);
   });
 
+  // Items whose answers hold the text at different paths: each is told its own path, never the
+  // first item's ("all 2: ... may be at "message"" was wrong for the second); the same path, one cause.
+  it('two items whose text is at different paths are two causes, each with its own fix', () => {
+    const groups = groupCauses([item('a', recorded('message')), item('b', recorded('output.text')), item('c', recorded('message'))], null);
+    expect(groups.map((g) => [g.labels, g.hint])).toEqual([
+      [['a', 'c'], 'the answer\'s text may be at "message": set agent.response.reply: message in config.yml if that is the reply, or check agent.preset'],
+      [['b'], 'the answer\'s text may be at "output.text": set agent.response.reply: output.text in config.yml if that is the reply, or check agent.preset'],
+    ]);
+    expect(groups.map((g) => causeLine(g, 3))).toEqual([
+      '2 of 3: no reply at "reply" in the agent\'s answers: the answer\'s text may be at "message": set agent.response.reply: message in config.yml if that is the reply, or check agent.preset',
+      '1 of 3: no reply at "reply" in the agent\'s answers: the answer\'s text may be at "output.text": set agent.response.reply: output.text in config.yml if that is the reply, or check agent.preset',
+    ]);
+    // The same path set at two lines of config.yml (two suites' files): each told its own line.
+    const at = (label: string, line: number) => item(label, `${recorded('message')}; agent.response.reply is set at .agent-replay/config.yml:${line}`);
+    expect(groupCauses([at('a', 6), at('b', 9)], null).map((g) => g.labels)).toEqual([['a'], ['b']]);
+  });
+
   // Each surface that shows the causes: their fixes hold none of the agent's words (two causes: the
   // items' paths differ), and the forged key is shown where the item's error lists it, escaped as
   // that surface escapes any agent text.
@@ -105,8 +125,8 @@ describe("the fix of a missing reply quotes only a path agent-replay wrote", () 
 
   it('every surface still escapes the forged key where the error lists it', () => {
     const comment = githubHtml(renderComment(record(), ctx));
-    expect(comment).not.toContain('<!-- `rm');
-    expect(renderHtml(record())).not.toContain('<!-- `rm');
+    expect(comment).not.toContain('<!--`rm');
+    expect(renderHtml(record())).not.toContain('<!--`rm');
     expect(renderJUnit(record())).not.toContain('<!--');
   });
 });
