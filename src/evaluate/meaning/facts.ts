@@ -301,7 +301,7 @@ const READING_FACTS_KEPT = 1024;
 
 /** The fact of `amount` (canonical, with its minus) read as `reading`: one fact, or one that may be several. */
 function readingFact(reading: Reading, amount: string): Fact {
-  if (reading.number !== true && reading.codes.length === 1 && !POINT_THOUSANDS.test(amount.startsWith('-') ? amount.slice(1) : amount)) {
+  if (reading.number !== true && reading.codes.length === 1 && !TWO_READINGS.test(amount.startsWith('-') ? amount.slice(1) : amount)) {
     return { kind: 'amount', value: `${reading.label} ${amount}` };
   }
   let kept = readingFacts.get(reading);
@@ -322,19 +322,30 @@ function readingFact(reading: Reading, amount: string): Fact {
 function severalFact(reading: Reading, amount: string): Fact {
   const sign = amount.startsWith('-') ? '-' : '';
   const money = reading.cents === true ? centsValue(amount.slice(sign.length)) : amount.slice(sign.length);
-  // "1.500" (one point before three last digits) is 1500 where a point separates thousands, or as
-  // written, 1.5 in English, compared as written: it may be either, never 1.5 ("1,5"), so a reply
-  // that writes it "1500" or "1,500" is left to the meaning judge (docs/meaning.md, "Languages and locales").
-  const points = POINT_THOUSANDS.test(amount.slice(sign.length));
-  const values = money !== undefined && POINT_THOUSANDS.test(money) ? [money, money.replace('.', '')] : [money];
+  // "1.500" and "1,500" may each be two numbers (twoReadings): a reply that writes them "1500" is
+  // left to the meaning judge (docs/meaning.md, "Languages and locales").
+  const two = twoReadings(amount.slice(sign.length));
+  const values = (money === undefined ? undefined : twoReadings(money)) ?? [money];
   const amounts = (): Fact[] => reading.codes.flatMap((c) => values.map((v): Fact => ({ kind: 'amount', value: `${c} ${sign}${v as string}` })));
   if (reading.number === true) {
     const number: Fact = { kind: 'number', value: amount };
-    const numbers: Fact[] = points ? [number, { kind: 'number', value: amount.replace('.', '') }] : [number];
-    if (money === undefined) return points ? { kind: 'number', value: amount, may: numbers } : number;
+    const numbers: Fact[] = two === undefined ? [number] : two.map((v): Fact => ({ kind: 'number', value: `${sign}${v}` }));
+    if (money === undefined) return two !== undefined ? { kind: 'number', value: amount, may: numbers } : number;
     return { kind: 'number', value: amount, may: [...numbers, ...amounts()] };
   }
   return { kind: 'amount', value: `${reading.label} ${amount}`, may: amounts() };
+}
+
+/**
+ * The numbers a numeral two languages read otherwise may be, or undefined for any other numeral:
+ * "1.500" (one point before three last digits) is 1500 where a point separates thousands, or as
+ * written, 1.5 in English, compared as written: never 1.5 ("1,5"); "1,500" (one comma) is 1500 in
+ * English or 1.5 where a comma is the decimal point, so against "1,5" or "1.5" too the meaning judge decides.
+ */
+function twoReadings(numeral: string): string[] | undefined {
+  if (!TWO_READINGS.test(numeral)) return undefined;
+  const [int = '', frac = ''] = numeral.split(/[.,]/);
+  return numeral.includes('.') ? [numeral, int + frac] : [int + frac, canonicalDecimal(int, frac)];
 }
 
 /**
@@ -456,13 +467,21 @@ const HAS_LETTER = unicodePattern(UNICODE_CODE_LETTER, 'u');
 const HAS_DIGIT = /[0-9]/;
 /** A number with its unit or suffix right after it: "10kg", "1st", "30-day", "2-year-old". The letters are not a code. */
 const NUMBER_WITH_UNIT = unicodePattern(String.raw`^([0-9]+(?:[.,][0-9]+)*)-?${UNICODE_CODE_LETTER}+(?:-${UNICODE_CODE_LETTER}+)*$`, 'u');
-const THOUSANDS = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
+const THOUSANDS = /^[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?$/;
+/**
+ * One comma before three last digits: a thousands separator in English ("1,500" is 1500), a decimal
+ * comma in German, French and more (1.5): read by the reply's other numerals and words (writtenAsEnglish).
+ */
+const COMMA_THOUSANDS = /^[1-9]\d{0,2},\d{3}$/;
+/** "1.500" or "1,500": a numeral two languages read as two numbers (twoReadings). */
+const TWO_READINGS = /^[1-9]\d{0,2}[.,]\d{3}$/;
 const PLAIN = /^\d+(?:\.\d+)?$/;
 /** One point before three last digits: a thousands separator in German, French and more ("1.500"), a decimal point in English. */
 const POINT_THOUSANDS = /^[1-9]\d{0,2}\.\d{3}$/;
 /** A whole number without leading zeros. */
 const WHOLE = /^(?:[1-9][0-9]*|0)$/;
-const DECIMAL_COMMA = /^\d+,\d{1,2}$/;
+/** A decimal comma: "30,5", "2,50", and "0,500" (no language writes a thousands separator after a lone 0). */
+const DECIMAL_COMMA = /^\d+,\d{1,2}$|^0,\d+$/;
 /** India's digit grouping: groups of two digits, then the last three ("1,50,000" is 150000, "1,00,00,000" 10000000). */
 const INDIAN_GROUPS = /^\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d+)?$/;
 /** Points between groups of three digits, then a decimal comma: "1.500,50", "1.234.567,8". */
@@ -620,6 +639,10 @@ export function factsOf(reply: string): Fact[] {
   // length): a hyphen right after an amount's or a time's digit joins a range ("$40-50"), it is no
   // minus of the number after it (docs/meaning.md, "Facts").
   const written = text;
+  // "1,500" is 1500 or 1.5 by the language: asked of the reply once, where it writes one (writtenAsEnglish).
+  let english: boolean | undefined;
+  const asEnglish = (): boolean => (english ??= writtenAsEnglish(written));
+  const amountNumerals = (numeral: string): string[] => (isCommaThousands(numeral) && !asEnglish() ? [numeral] : amountNumbersOf(numeral));
 
   if (text.includes('://')) {
     text = text.replace(URL_PATTERN, (raw) => {
@@ -643,13 +666,13 @@ export function factsOf(reply: string): Fact[] {
     // number after them (n1); or a minus (s4), the number (n2) and the sign or code after it (post).
     text = text.replace(patterns.amount, (raw: string, s1?: string, pre?: string, s2?: string, code?: string, s3?: string, n1?: string, s4?: string, n2?: string, post?: string) => {
       const currency = (pre ?? code ?? post ?? '').trim();
-      const [amount = '', ...rest] = amountNumbersOf(n1 ?? n2 ?? '');
+      const [amount = '', ...rest] = amountNumerals(n1 ?? n2 ?? '');
       // The sign is part of the amount (docs/meaning.md, "Facts"): "-$50" is not "$50". A zero has none.
       const minus = (s1 ?? s2 ?? s3 ?? s4) !== undefined && /[1-9]/.test(amount) ? '-' : '';
       const ambiguous = AMBIGUOUS_SIGNS[currency];
       const iso = SIGN_CODES[currency] ?? currency;
-      // "1.500 €" may be EUR 1500 or, as written, EUR 1.500 (severalFact).
-      out.push(ambiguous !== undefined ? readingFact(ambiguous, `${minus}${amount}`) : POINT_THOUSANDS.test(amount) ? readingFact(codeReading(iso), `${minus}${amount}`) : { kind: 'amount', value: `${iso} ${minus}${amount}` });
+      // "1.500 €" may be EUR 1500 or, as written, EUR 1.500, and "1,500 €" EUR 1500 or EUR 1.5 (twoReadings).
+      out.push(ambiguous !== undefined ? readingFact(ambiguous, `${minus}${amount}`) : TWO_READINGS.test(amount) ? readingFact(codeReading(iso), `${minus}${amount}`) : { kind: 'amount', value: `${iso} ${minus}${amount}` });
       for (const n of rest) out.push({ kind: 'number', value: n });
       return blank(raw.length);
     });
@@ -663,7 +686,7 @@ export function factsOf(reply: string): Fact[] {
         const weight = (): boolean => between === '-' || WEIGHT_AFTER.test(written.slice(at + raw.length, at + raw.length + 8)) || WEIGHT_BEFORE.test(written.slice(Math.max(0, at - 60), at));
         const reading = wordReading(word, qualifier, sterling, weight);
         if (reading === undefined) return raw;
-        const [whole = '', ...rest] = amountNumbersOf(numeral);
+        const [whole = '', ...rest] = amountNumerals(numeral);
         // The hundredths join a whole number of their currency: cents a currency whose hundredth is a
         // cent, pence pounds, two digits alone either. Otherwise cents and pence are read as "3 cents"
         // and "3 pence" alone are, and two digits alone are a number.
@@ -677,7 +700,7 @@ export function factsOf(reply: string): Fact[] {
         out.push(readingFact(joins && pounds ? GBP : reading, `${sign !== undefined && /[1-9]/.test(amount) ? '-' : ''}${amount}`));
         for (const n of rest) out.push({ kind: 'number', value: n });
         if (!joins && part !== undefined) out.push(readingFact(pence ? PENCE : CENTS, canonicalDecimal(part, '')));
-        if (!joins && bare !== undefined) pushNumbers(bare, false, out);
+        if (!joins && bare !== undefined) pushNumbers(bare, false, out, asEnglish);
         return blank(raw.length);
       },
     );
@@ -692,7 +715,7 @@ export function factsOf(reply: string): Fact[] {
   }
   if (text.includes('Rs')) {
     text = text.replace(patterns.rupeesBefore, (raw: string, numeral: string) => {
-      const [amount = '', ...rest] = amountNumbersOf(numeral);
+      const [amount = '', ...rest] = amountNumerals(numeral);
       out.push(readingFact(RUPEES, amount));
       for (const n of rest) out.push({ kind: 'number', value: n });
       return blank(raw.length);
@@ -700,7 +723,7 @@ export function factsOf(reply: string): Fact[] {
   }
   if (!ascii && MAY_HAVE_LOCAL_WORD_AMOUNT.test(text)) {
     text = text.replace(patterns.localWordAmount, (raw: string, sign: string | undefined, numeral: string, word: string) => {
-      const [amount = '', ...rest] = amountNumbersOf(numeral);
+      const [amount = '', ...rest] = amountNumerals(numeral);
       out.push(readingFact(localWordReading(word), `${sign !== undefined && /[1-9]/.test(amount) ? '-' : ''}${amount}`));
       for (const n of rest) out.push({ kind: 'number', value: n });
       return blank(raw.length);
@@ -725,7 +748,7 @@ export function factsOf(reply: string): Fact[] {
   }
   if (MAY_HAVE_LETTER_AMOUNT.test(text)) {
     text = text.replace(patterns.letterAmount, (raw: string, s1?: string, before?: string, s2?: string, tight?: string, n1?: string, s3?: string, n2?: string, after?: string) => {
-      const [amount = '', ...rest] = amountNumbersOf(n1 ?? n2 ?? '');
+      const [amount = '', ...rest] = amountNumerals(n1 ?? n2 ?? '');
       // Several numbers are a version or a list, no amount: "R 4.3.1" is R the language's version (docs/meaning.md, "Facts").
       if (rest.length > 0) return raw;
       const minus = (s1 ?? s2 ?? tight ?? s3) !== undefined && /[1-9]/.test(amount) ? '-' : '';
@@ -737,9 +760,46 @@ export function factsOf(reply: string): Fact[] {
   for (const run of runsWithDigits(text)) {
     const before = run.start === 0 ? '' : text[run.start - 1];
     const sign = (before === '-' || before === '\u2212' || before === '\u2013') && (run.start < 2 || !LETTER_OR_DIGIT().test(written[run.start - 2] as string)) ? '-' : '';
-    runFacts(text.slice(run.start, run.end), sign, out);
+    runFacts(text.slice(run.start, run.end), sign, out, asEnglish);
   }
   return out;
+}
+
+/** "1,500": COMMA_THOUSANDS, its comma tested first (a numeral's length and one character: the common numeral costs no pattern). */
+function isCommaThousands(numeral: string): boolean {
+  return numeral.length >= 5 && numeral.length <= 7 && numeral[numeral.length - 4] === ',' && COMMA_THOUSANDS.test(numeral);
+}
+
+/** A numeral only a language with a decimal comma writes: "1,5", "2,50", "0,500", "1.500,50", "1.500.000". */
+const DECIMAL_COMMA_WRITTEN = /\d,\d{1,2}(?!\d)|(?<![\d.,])0,\d|\d\.\d{3}(?:\.\d{3})*,\d|\d\.\d{3}\.\d{3}(?!\d)/;
+/** A numeral only English writes: commas between groups of three before a decimal point ("1,500.50"), or two or more ("1,500,000"). */
+const ENGLISH_NUMERAL = /\d,\d{3}(?:,\d{3})*\.\d|\d,\d{3},\d{3}(?!\d)/;
+/**
+ * Common English words that German, French, Spanish, Italian, Portuguese, Dutch, Polish and the
+ * Scandinavian languages do not write ("is", "we", "of", "to", "in", "will", "was", "not", "for" are
+ * theirs too), in lower case or with a capital ("It", never "IT").
+ */
+const ENGLISH_WORD = /\b(?:[Tt]he|[Ii]t|[Aa]nd|[Aa]re|[Yy]ou|[Yy]our|[Oo]ur|[Ww]ith|[Tt]his|[Tt]hat|[Tt]hese|[Hh]ave|[Hh]as|[Ff]rom|[Ww]hich|[Tt]here|[Tt]heir|[Ww]ould|[Cc]ould|[Ss]hould|[Pp]lease)\b/;
+/** A Latin letter English does not write ("ä", "é", "ñ", "ł", "ø"): the reply is in another language written with Latin letters. */
+const OTHER_LATIN = unicodePattern(String.raw`(?![A-Za-z])\p{sc=Latin}`, 'u');
+/** The scripts of languages that write a decimal point and a thousands comma, as English does: Chinese, Japanese, Korean, Thai, Hebrew, Arabic, and India's. */
+const POINT_DECIMAL_SCRIPT = unicodePattern(
+  String.raw`[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\p{sc=Thai}\p{sc=Hebrew}\p{sc=Arabic}\p{sc=Devanagari}\p{sc=Bengali}\p{sc=Gurmukhi}\p{sc=Gujarati}\p{sc=Tamil}\p{sc=Telugu}\p{sc=Kannada}\p{sc=Malayalam}]`,
+  'u',
+);
+
+/**
+ * Does a reply write its numbers as English does, "1,500" for 1500 (docs/meaning.md, "Languages and
+ * locales")? Not where it writes a decimal comma anywhere ("2,5"); yes where it writes a numeral only
+ * English writes ("1,500.50", "1,500,000"), or is in a script whose languages write numbers so
+ * (Japanese, Chinese, Korean, Thai, Hebrew, Arabic, Hindi, ...), or writes an English word
+ * (ENGLISH_WORD) and no Latin letter English does not write. Asked only of a reply that writes "1,500".
+ */
+function writtenAsEnglish(text: string): boolean {
+  if (DECIMAL_COMMA_WRITTEN.test(text)) return false;
+  if (ENGLISH_NUMERAL.test(text)) return true;
+  if (NON_ASCII.test(text) && POINT_DECIMAL_SCRIPT().test(text)) return true;
+  return ENGLISH_WORD.test(text) && !(NON_ASCII.test(text) && OTHER_LATIN().test(text));
 }
 
 const ASCII_LOCAL_CHAR = /^[A-Za-z0-9._%+-]$/;
@@ -813,9 +873,15 @@ function* runsWithDigits(text: string): Generator<{ start: number; end: number }
   }
 }
 
-/** The facts of one run of letters, digits and hyphens (`sign`: a minus written right before it). */
-/** The numbers a numeral says, pushed to `out`; `signed`: its first one has a minus (a zero has none). */
-function pushNumbers(numeral: string, signed: boolean, out: Fact[]): void {
+/**
+ * The numbers a numeral says, pushed to `out`; `signed`: its first one has a minus (a zero has none);
+ * `english`: whether the reply writes numbers as English does ("1,500" is then 1500, else 1500 or 1.5).
+ */
+function pushNumbers(numeral: string, signed: boolean, out: Fact[], english: () => boolean): void {
+  if (isCommaThousands(numeral) && !english()) {
+    out.push(readingFact(NUMBER, signed ? `-${numeral}` : numeral));
+    return;
+  }
   const values = numbersOf(numeral);
   for (let i = 0; i < values.length; i++) {
     const n = values[i] as string;
@@ -825,12 +891,13 @@ function pushNumbers(numeral: string, signed: boolean, out: Fact[]): void {
   }
 }
 
-function runFacts(run: string, sign: string, out: Fact[]): void {
+/** The facts of one run of letters, digits and hyphens (`sign`: a minus written right before it; `english`: as pushNumbers). */
+function runFacts(run: string, sign: string, out: Fact[], english: () => boolean): void {
   if (!HAS_DIGIT.test(run)) return;
-  const numbers = (numeral: string, signed: boolean): void => pushNumbers(numeral, signed, out);
+  const numbers = (numeral: string, signed: boolean): void => pushNumbers(numeral, signed, out, english);
   if (!HAS_LETTER().test(run)) {
     const parts = run.split('-');
-    for (let i = 0; i < parts.length; i++) pushNumbers(parts[i] as string, i === 0 && sign !== '', out);
+    for (let i = 0; i < parts.length; i++) pushNumbers(parts[i] as string, i === 0 && sign !== '', out, english);
     return;
   }
   const unit = NUMBER_WITH_UNIT().exec(run);
@@ -840,7 +907,7 @@ function runFacts(run: string, sign: string, out: Fact[]): void {
   }
   if (/[.,]/.test(run)) {
     // A version or a sentence without a space ("v1.2.3"): each piece on its own.
-    for (const piece of run.split(/[.,]/)) runFacts(piece, '', out);
+    for (const piece of run.split(/[.,]/)) runFacts(piece, '', out, english);
     return;
   }
   if (run.length >= 3) {
@@ -863,6 +930,16 @@ export function noFactsDiffer(d: FactsDifference): boolean {
 /** Do two replies tell the same facts (docs/meaning.md, "Facts")? `b` may be given as its facts, read already. */
 export function sameFacts(a: string, b: string | readonly Fact[]): boolean {
   return noFactsDiffer(compareFacts(factsOf(a), typeof b === 'string' ? factsOf(b) : b));
+}
+
+/**
+ * Do two replies tell the same facts, each written alike (the formatting rung's test: docs/meaning.md,
+ * "Formatting")? Stricter than sameFacts: "1,500" that may be 1500 or 1.5 tells what "1500" tells,
+ * but is not written as it is, so the two replies are no formatting of each other.
+ */
+export function sameFactsAsWritten(a: string | readonly Fact[], b: readonly Fact[]): boolean {
+  const facts = typeof a === 'string' ? factsOf(a) : a;
+  return noFactsDiffer(compareExact(facts, b)) && noFactsDiffer(compareFacts(facts, b));
 }
 
 /**
