@@ -760,10 +760,18 @@ export function factsOf(reply: string): Fact[] {
   for (const run of runsWithDigits(text)) {
     const before = run.start === 0 ? '' : text[run.start - 1];
     const sign = (before === '-' || before === '\u2212' || before === '\u2013') && (run.start < 2 || !LETTER_OR_DIGIT().test(written[run.start - 2] as string)) ? '-' : '';
-    runFacts(text.slice(run.start, run.end), sign, out, asEnglish);
+    const piece = text.slice(run.start, run.end);
+    // "12.07." (a point after the day and after the month, no year) is a date, as German writes one:
+    // its numbers, as "12.07.2026" is. A dash after another date's point joins a range ("12.07.–15.07.").
+    const date = (sign === '' || written[run.start - 2] === '.') && text[run.end] === '.' && !isDigit(text[run.end + 1]) ? DAY_MONTH.exec(piece) : null;
+    if (date !== null && !asEnglish()) for (const n of date.slice(1)) out.push({ kind: 'number', value: canonicalDecimal(n as string, '') });
+    else runFacts(piece, sign, out, asEnglish);
   }
   return out;
 }
+
+/** A day and a month with a point between them ("12.07", "1.5"), read as a date where a point follows (factsOf). */
+const DAY_MONTH = /^(0?[1-9]|[12][0-9]|3[01])\.(0?[1-9]|1[0-2])$/;
 
 /** "1,500": COMMA_THOUSANDS, its comma tested first (a numeral's length and one character: the common numeral costs no pattern). */
 function isCommaThousands(numeral: string): boolean {
