@@ -139,12 +139,13 @@ const MAY_HAVE_LETTER_AMOUNT = /(?:TRY|R[Mp]?\.?|NIS|[kK][rR]\.?|K\u010d)(?:[ \u
  * Digit groups with plain spaces between them right before a mark written after the number in a
  * language that separates thousands with a space ("1 234,50 Kč", "12 500 Ft", "1 500 kr", "2 000
  * zł", "1 500 lei"), or before a currency's sign or code written after it, as French writes an
- * amount ("1 500,50 €", "1 500,50 EUR", "1 500 $"): one number. Elsewhere a plain space separates numbers ("2 500g"). Starts only
- * at a run's first group (the lookbehind), so a long run is scanned once.
+ * amount ("1 500,50 €", "1 500,50 EUR", "1 500 $"), or two groups of three or more with nothing
+ * after them ("1 234 567 habitants"): one number. Elsewhere a plain space separates numbers ("2 500g",
+ * "1 500 pièces"). Starts only at a run's first group (the lookbehind), so a long run is scanned once.
  */
-const SPACED_THOUSANDS_SOURCE = String.raw`(?<![N.,]|[N] )([N]{1,3})((?: [N]{3})+)(?=(?:,[N]{1,2})?(?:[ \u00a0]?(?:K\u010d|Ft|z\u0142|zl|Z\u0141|[kK]r|KR|(?:l|L)e[iu])(?![J])|[ \u00a0]?[${SIGNS}]|[ \u00a0](?:${CODE_ALTERNATION})(?![J])))`;
+const SPACED_THOUSANDS_SOURCE = String.raw`(?<![N.,]|[N] )([N]{1,3})((?: [N]{3})+)(?=(?:,[N]{1,2})?(?:[ \u00a0]?(?:K\u010d|Ft|z\u0142|zl|Z\u0141|[kK]r|KR|(?:l|L)e[iu])(?![J])|[ \u00a0]?[${SIGNS}]|[ \u00a0](?:${CODE_ALTERNATION})(?![J]))|(?<=[N] [N]{3} [N]{3})(?![N]))`;
 /** What SPACED_THOUSANDS_SOURCE needs (a cheap test before the pattern). */
-const MAY_HAVE_SPACED_THOUSANDS = new RegExp(String.raw`[0-9] [0-9]{3}(?:,[0-9]{1,2})?[ \u00a0]?(?:K\u010d|Ft|z[l\u0142]|Z\u0141|[kK][rR]|[lL]e[iu]|[${SIGNS}]|[A-Z]{3})`);
+const MAY_HAVE_SPACED_THOUSANDS = new RegExp(String.raw`[0-9] [0-9]{3}(?:(?:,[0-9]{1,2})?[ \u00a0]?(?:K\u010d|Ft|z[l\u0142]|Z\u0141|[kK][rR]|[lL]e[iu]|[${SIGNS}]|[A-Z]{3})| [0-9]{3}(?![0-9]))`);
 
 /**
  * How a currency's word or sign reads (docs/meaning.md, "Facts"): the currencies it may be
@@ -500,8 +501,9 @@ function canonicalDecimal(integer: string, fraction: string): string {
  * The numbers a numeral says: "1,000.00" is 1000 (a comma before groups of three digits separates
  * thousands), "7.50" is 7.5, "30,5" is 30.5 (a comma before one or two last digits is a decimal
  * comma), "1.500" is itself (1500 or 1.5, by the language: compared as written), "1.500,50" is 1500.5
- * (points between groups before a decimal comma), "1,50,000" is 150000 (India's grouping); anything else ("1.2.3", "1.234.567") is its digit
- * groups, each a number.
+ * (points between groups before a decimal comma), "1,50,000" is 150000 (India's grouping), "1.234.567"
+ * is 1234567 (not an IPv4 address's four groups); anything else ("1.2.3", "192.168.100.200") is its
+ * digit groups, each a number.
  */
 export function numbersOf(numeral: string): string[] {
   // The most common numeral, a whole number without leading zeros, is itself.
@@ -531,7 +533,19 @@ export function numbersOf(numeral: string): string[] {
     const [int = '', frac = ''] = numeral.replace(/\./g, '').split(',');
     return [canonicalDecimal(int, frac)];
   }
+  // "1.234.567": points between two or more groups of three, as German writes a million; an IPv4
+  // address (four groups, none over 255) is its groups.
+  if (POINT_GROUPS_WHOLE.test(numeral) && !isIpv4(numeral)) return [numeral.replace(/\./g, '')];
   return numeral.split(/[.,]/).map((group) => canonicalDecimal(group, ''));
+}
+
+/** Points between two or more groups of three digits, nothing else: "1.234.567". */
+const POINT_GROUPS_WHOLE = /^\d{1,3}(?:\.\d{3}){2,}$/;
+
+/** Four groups of digits, none over 255: "192.168.100.200". */
+function isIpv4(numeral: string): boolean {
+  const groups = numeral.split('.');
+  return groups.length === 4 && groups.every((g) => Number(g) <= 255);
 }
 
 /** Points between groups of three digits, twice or more or before a decimal comma: "1.500.000", "1.234,50". Only thousands. */
