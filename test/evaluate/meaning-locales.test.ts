@@ -208,9 +208,10 @@ describe('multipliers in kanji and hangul, and the currencies of Korea, China an
     expect(facts('가격은 30,000원입니다')).toEqual(['amount KRW 30000']);
     expect(decided('가격은 ₩30,000입니다', '가격은 3만 원입니다')).toBe('judge');
     expect(decided('가격은 ₩30,000입니다', '가격은 3만 5천 원입니다')).toBe('changed: amounts KRW 30000 → KRW 35000');
-    expect(facts('价格是100元,或100美元,或100欧元')).toEqual(['amount yuan 100', 'amount USD 100', 'amount EUR 100']);
+    expect(facts('价格是100元,或100美元,或100欧元')).toEqual(['amount 元 100', 'amount USD 100', 'amount EUR 100']);
+    expect(facts('1月1日元旦,3元素')).toEqual(['number 1', 'number 1', 'number 3']);
     expect(decided('价格是¥100', '价格是100元')).toBe('judge');
-    expect(decided('价格是€100', '价格是100元')).toBe('changed: amounts EUR 100 → yuan 100');
+    expect(decided('价格是€100', '价格是100元')).toBe('changed: amounts EUR 100 → 元 100');
     expect(facts('ราคา 100 บาท')).toEqual(['amount THB 100']);
     expect(decided('ราคา ฿100', 'ราคา 100 บาท')).toBe('judge');
     expect(decided('ราคา ฿100', 'ราคา 200 บาท')).toBe('changed: amounts THB 100 → THB 200');

@@ -102,16 +102,56 @@ const SMALL_CHANGE_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![JN]|[N][.,])(${
 /** What "50p" or "50¢" needs (a cheap test before the pattern). */
 const MAY_HAVE_SMALL_CHANGE = /[0-9]p|\u00a2/;
 /**
- * A currency's word in Arabic, Hindi or Japanese right after the number, as "5 dollars" is in English
- * (docs/meaning.md, "Languages and locales"): "١٥٠٠ ريال" (riyals), "250 ر.س" (SAR), "30 د.إ" (AED),
- * "١٠٠ درهم" (dirhams), "٥ دنانير" (dinars), "٢٠ جنيهاً" (Egyptian or Sudanese pounds), "1,500
- * रुपये" (rupees), "30ドル" (dollars), "25ユーロ" (EUR). An Arabic word is matched by its stem, as
- * its endings vary ("ريالاً", "ريالات"). Read only in text that is not all ASCII, after the amounts
+ * A currency's word in Arabic, Hindi, Japanese, Korean, Chinese or Thai right after the number, as
+ * "5 dollars" is in English (docs/meaning.md, "Languages and locales"): "١٥٠٠ ريال" (riyals), "250
+ * ر.س" (SAR), "30 د.إ" (AED), "١٠٠ درهم" (dirhams), "٥ دنانير" (dinars), "٢٠ جنيهاً" (Egyptian or
+ * Sudanese pounds), "1,500 रुपये" (rupees), "30ドル" (dollars), "25ユーロ" (EUR), "30000원" (KRW),
+ * "100元" (the yuan, or Taiwan's or Hong Kong's dollar), "100美元" (USD), "100港元" (HKD), "100欧元"
+ * (EUR), "100日元" (JPY), "100韩元" (KRW), "100 บาท" (THB). An Arabic word is matched by its stem,
+ * as its endings vary ("ريالاً", "ريالات"); "元" is not the one of "元素" (elements) or "元旦" (New
+ * Year's Day: "1月1日元旦" holds no yen). Read only in text that is not all ASCII, after the amounts
  * with a sign or a code. The groups: a minus, the number, the word.
  */
-const LOCAL_WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![JN]|[N][.,])(${MINUS})?(${NUMERAL})[ \u00a0]?(\u0631\u064a\u0627\u0644|\u0631\.\u0633|\u062f\.\u0625|\u062f\u0631\u0647\u0645|\u062f\u0631\u0627\u0647\u0645|\u062f\u064a\u0646\u0627\u0631|\u062f\u0646\u0627\u0646\u064a\u0631|\u062c\u0646\u064a\u0647|\u0930\u0941\u092a(?:\u092f|\u090f)|\u0930\u0941\.|\u30c9\u30eb|\u30e6\u30fc\u30ed)`;
-/** What LOCAL_WORD_AMOUNT_SOURCE needs besides a digit: one of its words' first letters (a cheap test before the pattern). */
-const MAY_HAVE_LOCAL_WORD_AMOUNT = /[\u0631\u062f\u062c\u0930\u30c9\u30e6]/;
+const LOCAL_WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![JN]|[N][.,])(${MINUS})?(${NUMERAL})[ \u00a0]?(\u0631\u064a\u0627\u0644|\u0631\.\u0633|\u062f\.\u0625|\u062f\u0631\u0647\u0645|\u062f\u0631\u0627\u0647\u0645|\u062f\u064a\u0646\u0627\u0631|\u062f\u0646\u0627\u0646\u064a\u0631|\u062c\u0646\u064a\u0647|\u0930\u0941\u092a(?:\u092f|\u090f)|\u0930\u0941\.|\u30c9\u30eb|\u30e6\u30fc\u30ed|\uc6d0|[\u7f8e\u6e2f\u6b27\u6b50\u65e5\u97d3\u97e9]?\u5143(?![\u7d20\u65e6])|\u0e1a\u0e32\u0e17)`;
+/** What LOCAL_WORD_AMOUNT_SOURCE needs besides a digit: one of its words' first letters, or "元" (a cheap test before the pattern). */
+const MAY_HAVE_LOCAL_WORD_AMOUNT = /[\u0631\u062f\u062c\u0930\u30c9\u30e6\uc6d0\u5143\u0e1a]/;
+/**
+ * A number with a multiplier written after it in kanji or hangul: "3万" (ten thousands), "1,000万", "1.5万",
+ * "3千", "5百" "1億2000万", "1万5000", "3만 5천" (Korean writes a space between them): the groups are the
+ * parts, then the digits after the last multiplier (docs/meaning.md, "Languages and locales").
+ */
+const MULTIPLIED = /(?<![0-9.,])((?:[0-9]+(?:[.,][0-9]+)*(?:[\u767e\u5343\ubc31\ucc9c]?[\u4e07\u842c\u5104\u4ebf\u5146\ub9cc\uc5b5]|[\u767e\u5343\ubc31\ucc9c])(?: (?=[0-9]+(?:[.,][0-9]+)*[\u767e\u5343\ubc31\ucc9c\u4e07\u842c\u5104\u4ebf\u5146\ub9cc\uc5b5]))?)+)([0-9]*)(?![0-9])/g;
+/** One part of a MULTIPLIED match: its numeral, its small multiplier (hundred, thousand) and its large one (ten thousand, ...). */
+const MULTIPLIED_PART = /([0-9]+(?:[.,][0-9]+)*)([\u767e\u5343\ubc31\ucc9c]?)([\u4e07\u842c\u5104\u4ebf\u5146\ub9cc\uc5b5]?) ?/gy;
+/** What MULTIPLIED needs (a cheap test before the pattern). */
+const MAY_HAVE_MULTIPLIER = /[0-9][\u767e\u5343\u4e07\u842c\u5104\u4ebf\u5146\ubc31\ucc9c\ub9cc\uc5b5]/;
+/** The power of ten each multiplier stands for: 百 백 a hundred, 千 천 a thousand, 万 萬 만 ten thousand, 億 亿 억 a hundred million, 兆 a million million. */
+const MULTIPLIER_EXPONENTS: Record<string, number> = {
+  '\u767e': 2, '\ubc31': 2, '\u5343': 3, '\ucc9c': 3, '\u4e07': 4, '\u842c': 4, '\ub9cc': 4, '\u5104': 8, '\u4ebf': 8, '\uc5b5': 8, '\u5146': 12,
+};
+
+/**
+ * The number a MULTIPLIED match says, as digits ("3万" is "30000", "1.5万" "15000", "1億2000万"
+ * "120000000"); the match as written where a part's numeral is several numbers. Exact: in BigInt.
+ */
+function multipliedValue(match: string, parts: string, rest: string): string {
+  const terms: { digits: string; shift: number }[] = [];
+  let scale = 0;
+  MULTIPLIED_PART.lastIndex = 0;
+  for (let m = MULTIPLIED_PART.exec(parts); m !== null && m[0] !== ''; m = MULTIPLIED_PART.exec(parts)) {
+    const values = numbersOf(m[1] as string);
+    if (values.length !== 1 || POINT_THOUSANDS.test(m[1] as string)) return match;
+    const [int = '', frac = ''] = (values[0] as string).split('.');
+    const exponent = (MULTIPLIER_EXPONENTS[m[2] as string] ?? 0) + (MULTIPLIER_EXPONENTS[m[3] as string] ?? 0);
+    terms.push({ digits: int + frac, shift: exponent - frac.length });
+    scale = Math.max(scale, frac.length - exponent);
+  }
+  let total = BigInt(rest === '' ? '0' : rest) * 10n ** BigInt(scale);
+  for (const t of terms) total += BigInt(t.digits) * 10n ** BigInt(t.shift + scale);
+  const digits = total.toString().padStart(scale + 1, '0');
+  return canonicalDecimal(digits.slice(0, digits.length - scale), digits.slice(digits.length - scale));
+}
+
 /** How each word of LOCAL_WORD_AMOUNT_SOURCE reads, by its first two characters. */
 function localWordReading(word: string): Reading {
   return LOCAL_WORD_READINGS[word.slice(0, 2)] ?? (word.startsWith('\u062f\u0631') ? DIRHAMS : word.startsWith('\u062f\u064a') || word.startsWith('\u062f\u0646') ? DINARS : RUPEES);
@@ -401,6 +441,17 @@ const LOCAL_WORD_READINGS: Record<string, Reading> = {
   '\u062c\u0646': { codes: ['EGP', 'SDG'], label: 'junaih' },
   '\u30c9\u30eb': DOLLAR_WORD,
   '\u30e6\u30fc': one('EUR'),
+  '\uc6d0': one('KRW'),
+  // "元" alone: the yuan, or the dollar of Taiwan or Hong Kong as their Chinese writes it; named as written, as "¥ 100" is.
+  '\u5143': { codes: ['CNY', 'TWD', 'HKD'], label: '\u5143' },
+  '\u7f8e\u5143': one('USD'),
+  '\u6e2f\u5143': one('HKD'),
+  '\u6b27\u5143': one('EUR'),
+  '\u6b50\u5143': one('EUR'),
+  '\u65e5\u5143': one('JPY'),
+  '\u97d3\u5143': one('KRW'),
+  '\u97e9\u5143': one('KRW'),
+  '\u0e1a\u0e32': one('THB'),
 };
 
 const AMBIGUOUS_SIGNS: Record<string, Reading> = { $: DOLLAR_SIGN, '¥': { codes: ['JPY', 'CNY'], label: '¥' }, C$: { codes: ['CAD', 'NIO'], label: 'C$' } };
@@ -649,6 +700,8 @@ export function factsOf(reply: string): Fact[] {
   const out: Fact[] = [];
   const patterns = ascii ? patternsOf().ascii : patternsOf().unicode;
   if (MAY_HAVE_SPACED_THOUSANDS.test(text)) text = text.replace(patterns.spacedThousands, (_m, first: string, groups: string) => first + groups.replace(/ /g, ''));
+  // "3万円" is JPY 30000: a multiplier in kanji or hangul is written out before the facts are read.
+  if (!ascii && MAY_HAVE_MULTIPLIER.test(text)) text = text.replace(MULTIPLIED, multipliedValue);
   // The text as written, before the facts below are blanked out of it (each blank keeps its
   // length): a hyphen right after an amount's or a time's digit joins a range ("$40-50"), it is no
   // minus of the number after it (docs/meaning.md, "Facts").
