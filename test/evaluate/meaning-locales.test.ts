@@ -30,7 +30,7 @@ describe('numbers in locale formats', () => {
     expect(facts(reply)).toEqual(['amount EUR 1500.5']);
   });
   it('a rewording between the locales that keeps the amount is not changed in meaning', () => {
-    // The meaning judge decides the wording ("formatting" where only the spaces differ).
+    // The meaning judge decides the wording ("formatting" where only the separators differ).
     for (const a of SAME_AMOUNT) for (const b of SAME_AMOUNT) if (a !== b) expect([a, b, ['judge', 'formatting'].includes(decided(a, b))]).toEqual([a, b, true]);
   });
 
