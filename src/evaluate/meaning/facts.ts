@@ -846,9 +846,10 @@ function isCommaThousands(numeral: string): boolean {
 }
 
 /** A numeral only a language with a decimal comma writes: "1,5", "2,50", "0,500", "1.500,50", "1.500.000". */
-const DECIMAL_COMMA_WRITTEN = /\d,\d{1,2}(?!\d)|(?<![\d.,])0,\d|\d\.\d{3}(?:\.\d{3})*,\d|\d\.\d{3}\.\d{3}(?!\d)/;
+// Each repeated part starts at a numeral's first digit (the lookbehinds), so a long run of groups is scanned once.
+const DECIMAL_COMMA_WRITTEN = /\d,\d{1,2}(?!\d)|(?<![\d.,])0,\d|(?<![\d.])\d{1,3}(?:\.\d{3})+,\d|\d\.\d{3}\.\d{3}(?!\d)/;
 /** A numeral only English writes: commas between groups of three before a decimal point ("1,500.50"), or two or more ("1,500,000"). */
-const ENGLISH_NUMERAL = /\d,\d{3}(?:,\d{3})*\.\d|\d,\d{3},\d{3}(?!\d)/;
+const ENGLISH_NUMERAL = /(?<![\d,])\d{1,3}(?:,\d{3})+\.\d|\d,\d{3},\d{3}(?!\d)/;
 /**
  * Common English words that German, French, Spanish, Italian, Portuguese, Dutch, Polish and the
  * Scandinavian languages do not write ("is", "we", "of", "to", "in", "will", "was", "not", "for" are
