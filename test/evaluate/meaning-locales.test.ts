@@ -163,6 +163,11 @@ describe('"1,500": 1500 in English, 1.5 where a comma is the decimal point', () 
     expect(decided('Der Liter kostet 1,799 €.', 'Der Liter kostet 1,899 €.')).toBe('changed: amounts EUR 1,799 → EUR 1,899');
     expect(decided('Total: $1,500', 'Total: $1500')).toBe('judge');
   });
+  it('is no known variant of "1500" either', () => {
+    const m = meaningWithoutModel('Das Paket wiegt 1.500 kg.', 'Das Paket wiegt 1,500 kg.', ['Das Paket wiegt 1500 kg.'], 'judge');
+    expect(m).toBe('judge');
+    expect(meaningWithoutModel('Das Paket wiegt 1.500 kg.', 'Das Paket wiegt 1,500 kg!', ['Das Paket wiegt 1,500 kg.'], 'judge')).toMatchObject({ value: 'variant' });
+  });
   it('a decimal comma elsewhere in the reply outweighs its English words', () => {
     expect(facts('The parcel weighs 1,500 kg and the box 2,5 kg.')).toEqual(['number 1,500', 'number 2.5']);
     expect(facts('Das Paket: 0,500 kg.')).toEqual(['number 0.5']);
