@@ -13,7 +13,7 @@
 
 import { MAX_VARIANTS, type Meaning, type MeaningValue, type ScriptEnding } from '../types.js';
 import { attemptEndingChange } from './ending.js';
-import { MEANING_WORDS, normalizeReply, sameFacts } from './meaning/index.js';
+import { MEANING_WORDS, factsOf, normalizeReply, sameFactsAsWritten } from './meaning/index.js';
 import { attemptMeaningDetail, repliedOtherwise, repliesVary } from './repeat.js';
 
 /** The meanings that say a reply tells the user the same as the one it was compared with. */
@@ -51,8 +51,9 @@ export function knownWordings(first: string | null, baseline: PreviousReply | nu
   if (first === null || baseline == null) return [];
   const all = [baseline.reply, ...(baseline.variants ?? [])];
   const n = normalizeReply(first);
-  // Equal once normalized and with the same facts, as the ladder's formatting rung asks ("10**6" is not 106).
-  return all.some((w) => normalizeReply(w) === n && sameFacts(w, first)) ? all : [];
+  // Equal once normalized and with the same facts written alike, as the ladder's formatting rung asks ("10**6" is not 106).
+  let facts: ReturnType<typeof factsOf> | undefined;
+  return all.some((w) => normalizeReply(w) === n && sameFactsAsWritten(w, (facts ??= factsOf(first)))) ? all : [];
 }
 
 /** The part of a stored reply acceptance reads: the reply, its variants, and the verdict accepted with it. */

@@ -30,7 +30,7 @@ describe('numbers in locale formats', () => {
     expect(facts(reply)).toEqual(['amount EUR 1500.5']);
   });
   it('a rewording between the locales that keeps the amount is not changed in meaning', () => {
-    // The meaning judge decides the wording ("formatting" where only the spaces differ).
+    // The meaning judge decides the wording ("formatting" where only the separators differ).
     for (const a of SAME_AMOUNT) for (const b of SAME_AMOUNT) if (a !== b) expect([a, b, ['judge', 'formatting'].includes(decided(a, b))]).toEqual([a, b, true]);
   });
 
@@ -135,5 +135,101 @@ describe('dates', () => {
     expect(decided('Delivery on 07/12/2026.', 'Delivery on 12/07/2026.')).toBe('judge');
     expect(decided('Delivery on 07/12/2026.', 'Delivery on 12/07/2026.', 'facts')).toBe('unchecked: the facts are the same and meaning.check is facts, which asks no model');
     expect(decided('Lieferung am 07.12.2026.', 'Delivery on 2026-12-07.')).toBe('judge');
+  });
+});
+
+describe('"1,500": 1500 in English, 1.5 where a comma is the decimal point', () => {
+  it('is 1500 in a reply written as English writes numbers: "1,500" -> "1500" stays formatting', () => {
+    expect(facts('The parcel weighs 1,500 kg.')).toEqual(['number 1500']);
+    expect(decided('The parcel weighs 1,500 kg.', 'The parcel weighs 1500 kg.')).toBe('formatting');
+    // Its other numerals say so too, without a word of English: "1,500.50" and "2,000,000" are written only so.
+    expect(decided('Total: 1,500 kg, 2,000,000 units', 'Total: 1500 kg, 2000000 units')).toBe('formatting');
+    expect(decided('Total: 1,500 kg, 1,500.50 EUR', 'Total: 1500 kg, 1500.50 EUR')).toBe('formatting');
+    expect(decided('It costs €1,500 and ships with your order.', 'It costs €1500 and ships with your order.')).toBe('formatting');
+    expect(decided('The parcel weighs 1,500 kg.', 'The parcel weighs 1,600 kg.')).toBe('changed: numbers 1500 → 1600');
+  });
+  it('may be 1500 or 1.5 elsewhere: never formatting against "1500", the meaning judge decides', () => {
+    // A German "1,500 kg" is 1.5 kg to the gram; read as 1500 it was formatting against "1500 kg", a false same.
+    expect(facts('Das Paket wiegt 1,500 kg.')).toEqual(['number 1,500']);
+    expect(decided('Das Paket wiegt 1,500 kg.', 'Das Paket wiegt 1500 kg.')).toBe('judge');
+    expect(decided('Das Paket wiegt 1,500 kg.', 'Das Paket wiegt 1500 kg.', 'facts')).toBe('unchecked: the facts are the same and meaning.check is facts, which asks no model');
+    expect(decided('Das Paket wiegt 1,500 kg.', 'Das Paket wiegt 1,5 kg.')).toBe('judge');
+    expect(decided('Das Paket wiegt 1,500 kg.', 'Das Paket wiegt 1,500 kg!')).toBe('formatting');
+    expect(decided('Das Paket wiegt 1,500 kg.', 'Das Paket wiegt 2,500 kg.')).toBe('changed: numbers 1,500 → 2,500');
+    expect(decided('Das Paket wiegt 1,500 kg.', 'Das Paket wiegt -1,500 kg.')).toBe('changed: numbers 1,500 → -1,500');
+    // A German litre of fuel, and an amount in a reply with no English word.
+    expect(facts('Der Liter kostet 1,799 €.')).toEqual(['amount EUR 1,799']);
+    expect(decided('Der Liter kostet 1,799 €.', 'Der Liter kostet 1799 €.')).toBe('judge');
+    expect(decided('Der Liter kostet 1,799 €.', 'Der Liter kostet 1,899 €.')).toBe('changed: amounts EUR 1,799 → EUR 1,899');
+    expect(decided('Total: $1,500', 'Total: $1500')).toBe('judge');
+  });
+  it('is no known variant of "1500" either', () => {
+    const m = meaningWithoutModel('Das Paket wiegt 1.500 kg.', 'Das Paket wiegt 1,500 kg.', ['Das Paket wiegt 1500 kg.'], 'judge');
+    expect(m).toBe('judge');
+    expect(meaningWithoutModel('Das Paket wiegt 1.500 kg.', 'Das Paket wiegt 1,500 kg!', ['Das Paket wiegt 1,500 kg.'], 'judge')).toMatchObject({ value: 'variant' });
+  });
+  it('a decimal comma elsewhere in the reply outweighs its English words', () => {
+    expect(facts('The parcel weighs 1,500 kg and the box 2,5 kg.')).toEqual(['number 1,500', 'number 2.5']);
+    expect(facts('Das Paket: 0,500 kg.')).toEqual(['number 0.5']);
+  });
+});
+
+describe('a day and a month with a point after each, without a year', () => {
+  it('"12.07." is the date, its numbers 12 and 7, not the decimal 12.07', () => {
+    expect(facts('Lieferung am 12.07. an Ihre Adresse.')).toEqual(['number 12', 'number 7']);
+    expect(facts('Geöffnet vom 12.07.–15.07.')).toEqual(['number 12', 'number 7', 'number 15', 'number 7']);
+    expect(decided('Lieferung am 12.07.', 'Lieferung am 12.7.')).toBe('judge');
+    expect(decided('Lieferung am 12.07.', 'Lieferung am 13.07.')).toBe('changed: numbers 12 → 13');
+  });
+  it('in English, or where it can be no day and month, it is the decimal', () => {
+    expect(facts('The total is 12.07.')).toEqual(['number 12.07']);
+    expect(decided('The total is 12.07.', 'The total is 12.7.')).toBe('changed: numbers 12.07 → 12.7');
+    expect(facts('Es sind 45.07. und 12.13.')).toEqual(['number 45.07', 'number 12.13']);
+  });
+});
+
+describe('digit groups of three with plain spaces or points and nothing after them', () => {
+  it('several groups are one number', () => {
+    expect(facts('Il y a 1 234 567 habitants.')).toEqual(['number 1234567']);
+    expect(facts('Es sind 1.234.567 Einwohner.')).toEqual(['number 1234567']);
+    expect(facts('Es sind 1.234.567,5 und 1 234 567,5 Einwohner.')).toEqual(['number 1234567.5', 'number 1234567.5']);
+    expect(decided('Es sind 1.234.567 Einwohner.', 'Es sind 1.234.568 Einwohner.')).toBe('changed: numbers 1234567 → 1234568');
+  });
+  it('one group after a plain space, and an IPv4 address, are still their groups', () => {
+    expect(facts('Il y a 1 500 pièces.')).toEqual(['number 1', 'number 500']);
+    expect(facts('Server 192.168.100.200 is up')).toEqual(['number 192', 'number 168', 'number 100', 'number 200']);
+  });
+});
+
+describe('multipliers in kanji and hangul, and the currencies of Korea, China and Thailand', () => {
+  it('"3万円" is JPY 30000', () => {
+    expect(facts('価格は3万円です。')).toEqual(['amount JPY 30000']);
+    expect(facts('1万5000円、1億2000万円、1,000万円、3千円、1.5万人')).toEqual(['amount JPY 15000', 'amount JPY 120000000', 'amount JPY 10000000', 'amount JPY 3000', 'number 15000']);
+    expect(decided('価格は3万円です。', '価格は30,000円です。')).toBe('judge');
+    expect(decided('価格は3万円です。', '価格は3,000円です。')).toBe('changed: amounts JPY 30000 → JPY 3000');
+  });
+  it('원 after a number is KRW, 元 the yuan (or the dollar of Taiwan or Hong Kong), บาท THB', () => {
+    expect(facts('가격은 3만 원입니다')).toEqual(['amount KRW 30000']);
+    expect(facts('가격은 30,000원입니다')).toEqual(['amount KRW 30000']);
+    expect(decided('가격은 ₩30,000입니다', '가격은 3만 원입니다')).toBe('judge');
+    expect(decided('가격은 ₩30,000입니다', '가격은 3만 5천 원입니다')).toBe('changed: amounts KRW 30000 → KRW 35000');
+    expect(facts('价格是100元,或100美元,或100欧元')).toEqual(['amount 元 100', 'amount USD 100', 'amount EUR 100']);
+    expect(facts('1月1日元旦,3元素')).toEqual(['number 1', 'number 1', 'number 3']);
+    expect(decided('价格是¥100', '价格是100元')).toBe('judge');
+    expect(decided('价格是€100', '价格是100元')).toBe('changed: amounts EUR 100 → 元 100');
+    expect(facts('ราคา 100 บาท')).toEqual(['amount THB 100']);
+    expect(decided('ราคา ฿100', 'ราคา 100 บาท')).toBe('judge');
+    expect(decided('ราคา ฿100', 'ราคา 200 บาท')).toBe('changed: amounts THB 100 → THB 200');
+  });
+});
+
+describe('points that can only separate thousands are formatting', () => {
+  it('"1.500,50 €" against "1 500,50 €" is formatting, as "1,500" against "1500" is', () => {
+    expect(decided('Der Preis beträgt 1.500,50 €.', 'Der Preis beträgt 1 500,50 €.')).toBe('formatting');
+    expect(decided('Der Preis beträgt 1.500,50 €.', 'Der Preis beträgt 1\u00a0500,50 €.')).toBe('formatting');
+    expect(decided('Es sind 1.234.567 Einwohner.', 'Es sind 1 234 567 Einwohner.')).toBe('formatting');
+    // One point may be a decimal point: not formatting.
+    expect(decided('Es sind 1.500 Stück.', 'Es sind 1500 Stück.')).toBe('judge');
+    expect(decided('Der Preis beträgt 1.500,50 €.', 'Der Preis beträgt 1.500,05 €.')).toBe('changed: amounts EUR 1500.5 → EUR 1500.05');
   });
 });

@@ -102,16 +102,56 @@ const SMALL_CHANGE_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![JN]|[N][.,])(${
 /** What "50p" or "50¢" needs (a cheap test before the pattern). */
 const MAY_HAVE_SMALL_CHANGE = /[0-9]p|\u00a2/;
 /**
- * A currency's word in Arabic, Hindi or Japanese right after the number, as "5 dollars" is in English
- * (docs/meaning.md, "Languages and locales"): "١٥٠٠ ريال" (riyals), "250 ر.س" (SAR), "30 د.إ" (AED),
- * "١٠٠ درهم" (dirhams), "٥ دنانير" (dinars), "٢٠ جنيهاً" (Egyptian or Sudanese pounds), "1,500
- * रुपये" (rupees), "30ドル" (dollars), "25ユーロ" (EUR). An Arabic word is matched by its stem, as
- * its endings vary ("ريالاً", "ريالات"). Read only in text that is not all ASCII, after the amounts
+ * A currency's word in Arabic, Hindi, Japanese, Korean, Chinese or Thai right after the number, as
+ * "5 dollars" is in English (docs/meaning.md, "Languages and locales"): "١٥٠٠ ريال" (riyals), "250
+ * ر.س" (SAR), "30 د.إ" (AED), "١٠٠ درهم" (dirhams), "٥ دنانير" (dinars), "٢٠ جنيهاً" (Egyptian or
+ * Sudanese pounds), "1,500 रुपये" (rupees), "30ドル" (dollars), "25ユーロ" (EUR), "30000원" (KRW),
+ * "100元" (the yuan, or Taiwan's or Hong Kong's dollar), "100美元" (USD), "100港元" (HKD), "100欧元"
+ * (EUR), "100日元" (JPY), "100韩元" (KRW), "100 บาท" (THB). An Arabic word is matched by its stem,
+ * as its endings vary ("ريالاً", "ريالات"); "元" is not the one of "元素" (elements) or "元旦" (New
+ * Year's Day: "1月1日元旦" holds no yen). Read only in text that is not all ASCII, after the amounts
  * with a sign or a code. The groups: a minus, the number, the word.
  */
-const LOCAL_WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![JN]|[N][.,])(${MINUS})?(${NUMERAL})[ \u00a0]?(\u0631\u064a\u0627\u0644|\u0631\.\u0633|\u062f\.\u0625|\u062f\u0631\u0647\u0645|\u062f\u0631\u0627\u0647\u0645|\u062f\u064a\u0646\u0627\u0631|\u062f\u0646\u0627\u0646\u064a\u0631|\u062c\u0646\u064a\u0647|\u0930\u0941\u092a(?:\u092f|\u090f)|\u0930\u0941\.|\u30c9\u30eb|\u30e6\u30fc\u30ed)`;
-/** What LOCAL_WORD_AMOUNT_SOURCE needs besides a digit: one of its words' first letters (a cheap test before the pattern). */
-const MAY_HAVE_LOCAL_WORD_AMOUNT = /[\u0631\u062f\u062c\u0930\u30c9\u30e6]/;
+const LOCAL_WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![JN]|[N][.,])(${MINUS})?(${NUMERAL})[ \u00a0]?(\u0631\u064a\u0627\u0644|\u0631\.\u0633|\u062f\.\u0625|\u062f\u0631\u0647\u0645|\u062f\u0631\u0627\u0647\u0645|\u062f\u064a\u0646\u0627\u0631|\u062f\u0646\u0627\u0646\u064a\u0631|\u062c\u0646\u064a\u0647|\u0930\u0941\u092a(?:\u092f|\u090f)|\u0930\u0941\.|\u30c9\u30eb|\u30e6\u30fc\u30ed|\uc6d0|[\u7f8e\u6e2f\u6b27\u6b50\u65e5\u97d3\u97e9]?\u5143(?![\u7d20\u65e6])|\u0e1a\u0e32\u0e17)`;
+/** What LOCAL_WORD_AMOUNT_SOURCE needs besides a digit: one of its words' first letters, or "元" (a cheap test before the pattern). */
+const MAY_HAVE_LOCAL_WORD_AMOUNT = /[\u0631\u062f\u062c\u0930\u30c9\u30e6\uc6d0\u5143\u0e1a]/;
+/**
+ * A number with a multiplier written after it in kanji or hangul: "3万" (ten thousands), "1,000万", "1.5万",
+ * "3千", "5百" "1億2000万", "1万5000", "3만 5천" (Korean writes a space between them): the groups are the
+ * parts, then the digits after the last multiplier (docs/meaning.md, "Languages and locales").
+ */
+const MULTIPLIED = /(?<![0-9.,])((?:[0-9]+(?:[.,][0-9]+)*(?:[\u767e\u5343\ubc31\ucc9c]?[\u4e07\u842c\u5104\u4ebf\u5146\ub9cc\uc5b5]|[\u767e\u5343\ubc31\ucc9c])(?: (?=[0-9]+(?:[.,][0-9]+)*[\u767e\u5343\ubc31\ucc9c\u4e07\u842c\u5104\u4ebf\u5146\ub9cc\uc5b5]))?)+)([0-9]*)(?![0-9])/g;
+/** One part of a MULTIPLIED match: its numeral, its small multiplier (hundred, thousand) and its large one (ten thousand, ...). */
+const MULTIPLIED_PART = /([0-9]+(?:[.,][0-9]+)*)([\u767e\u5343\ubc31\ucc9c]?)([\u4e07\u842c\u5104\u4ebf\u5146\ub9cc\uc5b5]?) ?/gy;
+/** What MULTIPLIED needs (a cheap test before the pattern). */
+const MAY_HAVE_MULTIPLIER = /[0-9][\u767e\u5343\u4e07\u842c\u5104\u4ebf\u5146\ubc31\ucc9c\ub9cc\uc5b5]/;
+/** The power of ten each multiplier stands for: 百 백 a hundred, 千 천 a thousand, 万 萬 만 ten thousand, 億 亿 억 a hundred million, 兆 a million million. */
+const MULTIPLIER_EXPONENTS: Record<string, number> = {
+  '\u767e': 2, '\ubc31': 2, '\u5343': 3, '\ucc9c': 3, '\u4e07': 4, '\u842c': 4, '\ub9cc': 4, '\u5104': 8, '\u4ebf': 8, '\uc5b5': 8, '\u5146': 12,
+};
+
+/**
+ * The number a MULTIPLIED match says, as digits ("3万" is "30000", "1.5万" "15000", "1億2000万"
+ * "120000000"); the match as written where a part's numeral is several numbers. Exact: in BigInt.
+ */
+function multipliedValue(match: string, parts: string, rest: string): string {
+  const terms: { digits: string; shift: number }[] = [];
+  let scale = 0;
+  MULTIPLIED_PART.lastIndex = 0;
+  for (let m = MULTIPLIED_PART.exec(parts); m !== null && m[0] !== ''; m = MULTIPLIED_PART.exec(parts)) {
+    const values = numbersOf(m[1] as string);
+    if (values.length !== 1 || POINT_THOUSANDS.test(m[1] as string)) return match;
+    const [int = '', frac = ''] = (values[0] as string).split('.');
+    const exponent = (MULTIPLIER_EXPONENTS[m[2] as string] ?? 0) + (MULTIPLIER_EXPONENTS[m[3] as string] ?? 0);
+    terms.push({ digits: int + frac, shift: exponent - frac.length });
+    scale = Math.max(scale, frac.length - exponent);
+  }
+  let total = BigInt(rest === '' ? '0' : rest) * 10n ** BigInt(scale);
+  for (const t of terms) total += BigInt(t.digits) * 10n ** BigInt(t.shift + scale);
+  const digits = total.toString().padStart(scale + 1, '0');
+  return canonicalDecimal(digits.slice(0, digits.length - scale), digits.slice(digits.length - scale));
+}
+
 /** How each word of LOCAL_WORD_AMOUNT_SOURCE reads, by its first two characters. */
 function localWordReading(word: string): Reading {
   return LOCAL_WORD_READINGS[word.slice(0, 2)] ?? (word.startsWith('\u062f\u0631') ? DIRHAMS : word.startsWith('\u062f\u064a') || word.startsWith('\u062f\u0646') ? DINARS : RUPEES);
@@ -139,12 +179,13 @@ const MAY_HAVE_LETTER_AMOUNT = /(?:TRY|R[Mp]?\.?|NIS|[kK][rR]\.?|K\u010d)(?:[ \u
  * Digit groups with plain spaces between them right before a mark written after the number in a
  * language that separates thousands with a space ("1 234,50 Kč", "12 500 Ft", "1 500 kr", "2 000
  * zł", "1 500 lei"), or before a currency's sign or code written after it, as French writes an
- * amount ("1 500,50 €", "1 500,50 EUR", "1 500 $"): one number. Elsewhere a plain space separates numbers ("2 500g"). Starts only
- * at a run's first group (the lookbehind), so a long run is scanned once.
+ * amount ("1 500,50 €", "1 500,50 EUR", "1 500 $"), or two groups of three or more with nothing
+ * after them ("1 234 567 habitants"): one number. Elsewhere a plain space separates numbers ("2 500g",
+ * "1 500 pièces"). Starts only at a run's first group (the lookbehind), so a long run is scanned once.
  */
-const SPACED_THOUSANDS_SOURCE = String.raw`(?<![N.,]|[N] )([N]{1,3})((?: [N]{3})+)(?=(?:,[N]{1,2})?(?:[ \u00a0]?(?:K\u010d|Ft|z\u0142|zl|Z\u0141|[kK]r|KR|(?:l|L)e[iu])(?![J])|[ \u00a0]?[${SIGNS}]|[ \u00a0](?:${CODE_ALTERNATION})(?![J])))`;
+const SPACED_THOUSANDS_SOURCE = String.raw`(?<![N.,]|[N] )([N]{1,3})((?: [N]{3})+)(?=(?:,[N]{1,2})?(?:[ \u00a0]?(?:K\u010d|Ft|z\u0142|zl|Z\u0141|[kK]r|KR|(?:l|L)e[iu])(?![J])|[ \u00a0]?[${SIGNS}]|[ \u00a0](?:${CODE_ALTERNATION})(?![J]))|(?<=[N] [N]{3} [N]{3})(?![N]))`;
 /** What SPACED_THOUSANDS_SOURCE needs (a cheap test before the pattern). */
-const MAY_HAVE_SPACED_THOUSANDS = new RegExp(String.raw`[0-9] [0-9]{3}(?:,[0-9]{1,2})?[ \u00a0]?(?:K\u010d|Ft|z[l\u0142]|Z\u0141|[kK][rR]|[lL]e[iu]|[${SIGNS}]|[A-Z]{3})`);
+const MAY_HAVE_SPACED_THOUSANDS = new RegExp(String.raw`[0-9] [0-9]{3}(?:(?:,[0-9]{1,2})?[ \u00a0]?(?:K\u010d|Ft|z[l\u0142]|Z\u0141|[kK][rR]|[lL]e[iu]|[${SIGNS}]|[A-Z]{3})| [0-9]{3}(?![0-9]))`);
 
 /**
  * How a currency's word or sign reads (docs/meaning.md, "Facts"): the currencies it may be
@@ -301,7 +342,7 @@ const READING_FACTS_KEPT = 1024;
 
 /** The fact of `amount` (canonical, with its minus) read as `reading`: one fact, or one that may be several. */
 function readingFact(reading: Reading, amount: string): Fact {
-  if (reading.number !== true && reading.codes.length === 1 && !POINT_THOUSANDS.test(amount.startsWith('-') ? amount.slice(1) : amount)) {
+  if (reading.number !== true && reading.codes.length === 1 && !TWO_READINGS.test(amount.startsWith('-') ? amount.slice(1) : amount)) {
     return { kind: 'amount', value: `${reading.label} ${amount}` };
   }
   let kept = readingFacts.get(reading);
@@ -322,19 +363,30 @@ function readingFact(reading: Reading, amount: string): Fact {
 function severalFact(reading: Reading, amount: string): Fact {
   const sign = amount.startsWith('-') ? '-' : '';
   const money = reading.cents === true ? centsValue(amount.slice(sign.length)) : amount.slice(sign.length);
-  // "1.500" (one point before three last digits) is 1500 where a point separates thousands, or as
-  // written, 1.5 in English, compared as written: it may be either, never 1.5 ("1,5"), so a reply
-  // that writes it "1500" or "1,500" is left to the meaning judge (docs/meaning.md, "Languages and locales").
-  const points = POINT_THOUSANDS.test(amount.slice(sign.length));
-  const values = money !== undefined && POINT_THOUSANDS.test(money) ? [money, money.replace('.', '')] : [money];
+  // "1.500" and "1,500" may each be two numbers (twoReadings): a reply that writes them "1500" is
+  // left to the meaning judge (docs/meaning.md, "Languages and locales").
+  const two = twoReadings(amount.slice(sign.length));
+  const values = (money === undefined ? undefined : twoReadings(money)) ?? [money];
   const amounts = (): Fact[] => reading.codes.flatMap((c) => values.map((v): Fact => ({ kind: 'amount', value: `${c} ${sign}${v as string}` })));
   if (reading.number === true) {
     const number: Fact = { kind: 'number', value: amount };
-    const numbers: Fact[] = points ? [number, { kind: 'number', value: amount.replace('.', '') }] : [number];
-    if (money === undefined) return points ? { kind: 'number', value: amount, may: numbers } : number;
+    const numbers: Fact[] = two === undefined ? [number] : two.map((v): Fact => ({ kind: 'number', value: `${sign}${v}` }));
+    if (money === undefined) return two !== undefined ? { kind: 'number', value: amount, may: numbers } : number;
     return { kind: 'number', value: amount, may: [...numbers, ...amounts()] };
   }
   return { kind: 'amount', value: `${reading.label} ${amount}`, may: amounts() };
+}
+
+/**
+ * The numbers a numeral two languages read otherwise may be, or undefined for any other numeral:
+ * "1.500" (one point before three last digits) is 1500 where a point separates thousands, or as
+ * written, 1.5 in English, compared as written: never 1.5 ("1,5"); "1,500" (one comma) is 1500 in
+ * English or 1.5 where a comma is the decimal point, so against "1,5" or "1.5" too the meaning judge decides.
+ */
+function twoReadings(numeral: string): string[] | undefined {
+  if (!TWO_READINGS.test(numeral)) return undefined;
+  const [int = '', frac = ''] = numeral.split(/[.,]/);
+  return numeral.includes('.') ? [numeral, int + frac] : [int + frac, canonicalDecimal(int, frac)];
 }
 
 /**
@@ -389,6 +441,17 @@ const LOCAL_WORD_READINGS: Record<string, Reading> = {
   '\u062c\u0646': { codes: ['EGP', 'SDG'], label: 'junaih' },
   '\u30c9\u30eb': DOLLAR_WORD,
   '\u30e6\u30fc': one('EUR'),
+  '\uc6d0': one('KRW'),
+  // "元" alone: the yuan, or the dollar of Taiwan or Hong Kong as their Chinese writes it; named as written, as "¥ 100" is.
+  '\u5143': { codes: ['CNY', 'TWD', 'HKD'], label: '\u5143' },
+  '\u7f8e\u5143': one('USD'),
+  '\u6e2f\u5143': one('HKD'),
+  '\u6b27\u5143': one('EUR'),
+  '\u6b50\u5143': one('EUR'),
+  '\u65e5\u5143': one('JPY'),
+  '\u97d3\u5143': one('KRW'),
+  '\u97e9\u5143': one('KRW'),
+  '\u0e1a\u0e32': one('THB'),
 };
 
 const AMBIGUOUS_SIGNS: Record<string, Reading> = { $: DOLLAR_SIGN, '¥': { codes: ['JPY', 'CNY'], label: '¥' }, C$: { codes: ['CAD', 'NIO'], label: 'C$' } };
@@ -456,13 +519,21 @@ const HAS_LETTER = unicodePattern(UNICODE_CODE_LETTER, 'u');
 const HAS_DIGIT = /[0-9]/;
 /** A number with its unit or suffix right after it: "10kg", "1st", "30-day", "2-year-old". The letters are not a code. */
 const NUMBER_WITH_UNIT = unicodePattern(String.raw`^([0-9]+(?:[.,][0-9]+)*)-?${UNICODE_CODE_LETTER}+(?:-${UNICODE_CODE_LETTER}+)*$`, 'u');
-const THOUSANDS = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
+const THOUSANDS = /^[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?$/;
+/**
+ * One comma before three last digits: a thousands separator in English ("1,500" is 1500), a decimal
+ * comma in German, French and more (1.5): read by the reply's other numerals and words (writtenAsEnglish).
+ */
+const COMMA_THOUSANDS = /^[1-9]\d{0,2},\d{3}$/;
+/** "1.500" or "1,500": a numeral two languages read as two numbers (twoReadings). */
+const TWO_READINGS = /^[1-9]\d{0,2}[.,]\d{3}$/;
 const PLAIN = /^\d+(?:\.\d+)?$/;
 /** One point before three last digits: a thousands separator in German, French and more ("1.500"), a decimal point in English. */
 const POINT_THOUSANDS = /^[1-9]\d{0,2}\.\d{3}$/;
 /** A whole number without leading zeros. */
 const WHOLE = /^(?:[1-9][0-9]*|0)$/;
-const DECIMAL_COMMA = /^\d+,\d{1,2}$/;
+/** A decimal comma: "30,5", "2,50", and "0,500" (no language writes a thousands separator after a lone 0). */
+const DECIMAL_COMMA = /^\d+,\d{1,2}$|^0,\d+$/;
 /** India's digit grouping: groups of two digits, then the last three ("1,50,000" is 150000, "1,00,00,000" 10000000). */
 const INDIAN_GROUPS = /^\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d+)?$/;
 /** Points between groups of three digits, then a decimal comma: "1.500,50", "1.234.567,8". */
@@ -481,8 +552,9 @@ function canonicalDecimal(integer: string, fraction: string): string {
  * The numbers a numeral says: "1,000.00" is 1000 (a comma before groups of three digits separates
  * thousands), "7.50" is 7.5, "30,5" is 30.5 (a comma before one or two last digits is a decimal
  * comma), "1.500" is itself (1500 or 1.5, by the language: compared as written), "1.500,50" is 1500.5
- * (points between groups before a decimal comma), "1,50,000" is 150000 (India's grouping); anything else ("1.2.3", "1.234.567") is its digit
- * groups, each a number.
+ * (points between groups before a decimal comma), "1,50,000" is 150000 (India's grouping), "1.234.567"
+ * is 1234567 (not an IPv4 address's four groups); anything else ("1.2.3", "192.168.100.200") is its
+ * digit groups, each a number.
  */
 export function numbersOf(numeral: string): string[] {
   // The most common numeral, a whole number without leading zeros, is itself.
@@ -512,7 +584,19 @@ export function numbersOf(numeral: string): string[] {
     const [int = '', frac = ''] = numeral.replace(/\./g, '').split(',');
     return [canonicalDecimal(int, frac)];
   }
+  // "1.234.567": points between two or more groups of three, as German writes a million; an IPv4
+  // address (four groups, none over 255) is its groups.
+  if (POINT_GROUPS_WHOLE.test(numeral) && !isIpv4(numeral)) return [numeral.replace(/\./g, '')];
   return numeral.split(/[.,]/).map((group) => canonicalDecimal(group, ''));
+}
+
+/** Points between two or more groups of three digits, nothing else: "1.234.567". */
+const POINT_GROUPS_WHOLE = /^\d{1,3}(?:\.\d{3}){2,}$/;
+
+/** Four groups of digits, none over 255: "192.168.100.200". */
+function isIpv4(numeral: string): boolean {
+  const groups = numeral.split('.');
+  return groups.length === 4 && groups.every((g) => Number(g) <= 255);
 }
 
 /** Points between groups of three digits, twice or more or before a decimal comma: "1.500.000", "1.234,50". Only thousands. */
@@ -616,10 +700,16 @@ export function factsOf(reply: string): Fact[] {
   const out: Fact[] = [];
   const patterns = ascii ? patternsOf().ascii : patternsOf().unicode;
   if (MAY_HAVE_SPACED_THOUSANDS.test(text)) text = text.replace(patterns.spacedThousands, (_m, first: string, groups: string) => first + groups.replace(/ /g, ''));
+  // "3万円" is JPY 30000: a multiplier in kanji or hangul is written out before the facts are read.
+  if (!ascii && MAY_HAVE_MULTIPLIER.test(text)) text = text.replace(MULTIPLIED, multipliedValue);
   // The text as written, before the facts below are blanked out of it (each blank keeps its
   // length): a hyphen right after an amount's or a time's digit joins a range ("$40-50"), it is no
   // minus of the number after it (docs/meaning.md, "Facts").
   const written = text;
+  // "1,500" is 1500 or 1.5 by the language: asked of the reply once, where it writes one (writtenAsEnglish).
+  let english: boolean | undefined;
+  const asEnglish = (): boolean => (english ??= writtenAsEnglish(written));
+  const amountNumerals = (numeral: string): string[] => (isCommaThousands(numeral) && !asEnglish() ? [numeral] : amountNumbersOf(numeral));
 
   if (text.includes('://')) {
     text = text.replace(URL_PATTERN, (raw) => {
@@ -643,13 +733,13 @@ export function factsOf(reply: string): Fact[] {
     // number after them (n1); or a minus (s4), the number (n2) and the sign or code after it (post).
     text = text.replace(patterns.amount, (raw: string, s1?: string, pre?: string, s2?: string, code?: string, s3?: string, n1?: string, s4?: string, n2?: string, post?: string) => {
       const currency = (pre ?? code ?? post ?? '').trim();
-      const [amount = '', ...rest] = amountNumbersOf(n1 ?? n2 ?? '');
+      const [amount = '', ...rest] = amountNumerals(n1 ?? n2 ?? '');
       // The sign is part of the amount (docs/meaning.md, "Facts"): "-$50" is not "$50". A zero has none.
       const minus = (s1 ?? s2 ?? s3 ?? s4) !== undefined && /[1-9]/.test(amount) ? '-' : '';
       const ambiguous = AMBIGUOUS_SIGNS[currency];
       const iso = SIGN_CODES[currency] ?? currency;
-      // "1.500 €" may be EUR 1500 or, as written, EUR 1.500 (severalFact).
-      out.push(ambiguous !== undefined ? readingFact(ambiguous, `${minus}${amount}`) : POINT_THOUSANDS.test(amount) ? readingFact(codeReading(iso), `${minus}${amount}`) : { kind: 'amount', value: `${iso} ${minus}${amount}` });
+      // "1.500 €" may be EUR 1500 or, as written, EUR 1.500, and "1,500 €" EUR 1500 or EUR 1.5 (twoReadings).
+      out.push(ambiguous !== undefined ? readingFact(ambiguous, `${minus}${amount}`) : TWO_READINGS.test(amount) ? readingFact(codeReading(iso), `${minus}${amount}`) : { kind: 'amount', value: `${iso} ${minus}${amount}` });
       for (const n of rest) out.push({ kind: 'number', value: n });
       return blank(raw.length);
     });
@@ -663,7 +753,7 @@ export function factsOf(reply: string): Fact[] {
         const weight = (): boolean => between === '-' || WEIGHT_AFTER.test(written.slice(at + raw.length, at + raw.length + 8)) || WEIGHT_BEFORE.test(written.slice(Math.max(0, at - 60), at));
         const reading = wordReading(word, qualifier, sterling, weight);
         if (reading === undefined) return raw;
-        const [whole = '', ...rest] = amountNumbersOf(numeral);
+        const [whole = '', ...rest] = amountNumerals(numeral);
         // The hundredths join a whole number of their currency: cents a currency whose hundredth is a
         // cent, pence pounds, two digits alone either. Otherwise cents and pence are read as "3 cents"
         // and "3 pence" alone are, and two digits alone are a number.
@@ -677,7 +767,7 @@ export function factsOf(reply: string): Fact[] {
         out.push(readingFact(joins && pounds ? GBP : reading, `${sign !== undefined && /[1-9]/.test(amount) ? '-' : ''}${amount}`));
         for (const n of rest) out.push({ kind: 'number', value: n });
         if (!joins && part !== undefined) out.push(readingFact(pence ? PENCE : CENTS, canonicalDecimal(part, '')));
-        if (!joins && bare !== undefined) pushNumbers(bare, false, out);
+        if (!joins && bare !== undefined) pushNumbers(bare, false, out, asEnglish);
         return blank(raw.length);
       },
     );
@@ -692,7 +782,7 @@ export function factsOf(reply: string): Fact[] {
   }
   if (text.includes('Rs')) {
     text = text.replace(patterns.rupeesBefore, (raw: string, numeral: string) => {
-      const [amount = '', ...rest] = amountNumbersOf(numeral);
+      const [amount = '', ...rest] = amountNumerals(numeral);
       out.push(readingFact(RUPEES, amount));
       for (const n of rest) out.push({ kind: 'number', value: n });
       return blank(raw.length);
@@ -700,7 +790,7 @@ export function factsOf(reply: string): Fact[] {
   }
   if (!ascii && MAY_HAVE_LOCAL_WORD_AMOUNT.test(text)) {
     text = text.replace(patterns.localWordAmount, (raw: string, sign: string | undefined, numeral: string, word: string) => {
-      const [amount = '', ...rest] = amountNumbersOf(numeral);
+      const [amount = '', ...rest] = amountNumerals(numeral);
       out.push(readingFact(localWordReading(word), `${sign !== undefined && /[1-9]/.test(amount) ? '-' : ''}${amount}`));
       for (const n of rest) out.push({ kind: 'number', value: n });
       return blank(raw.length);
@@ -725,7 +815,7 @@ export function factsOf(reply: string): Fact[] {
   }
   if (MAY_HAVE_LETTER_AMOUNT.test(text)) {
     text = text.replace(patterns.letterAmount, (raw: string, s1?: string, before?: string, s2?: string, tight?: string, n1?: string, s3?: string, n2?: string, after?: string) => {
-      const [amount = '', ...rest] = amountNumbersOf(n1 ?? n2 ?? '');
+      const [amount = '', ...rest] = amountNumerals(n1 ?? n2 ?? '');
       // Several numbers are a version or a list, no amount: "R 4.3.1" is R the language's version (docs/meaning.md, "Facts").
       if (rest.length > 0) return raw;
       const minus = (s1 ?? s2 ?? tight ?? s3) !== undefined && /[1-9]/.test(amount) ? '-' : '';
@@ -737,9 +827,55 @@ export function factsOf(reply: string): Fact[] {
   for (const run of runsWithDigits(text)) {
     const before = run.start === 0 ? '' : text[run.start - 1];
     const sign = (before === '-' || before === '\u2212' || before === '\u2013') && (run.start < 2 || !LETTER_OR_DIGIT().test(written[run.start - 2] as string)) ? '-' : '';
-    runFacts(text.slice(run.start, run.end), sign, out);
+    const piece = text.slice(run.start, run.end);
+    // "12.07." (a point after the day and after the month, no year) is a date, as German writes one:
+    // its numbers, as "12.07.2026" is. A dash after another date's point joins a range ("12.07.–15.07.").
+    const date = (sign === '' || written[run.start - 2] === '.') && text[run.end] === '.' && !isDigit(text[run.end + 1]) ? DAY_MONTH.exec(piece) : null;
+    if (date !== null && !asEnglish()) for (const n of date.slice(1)) out.push({ kind: 'number', value: canonicalDecimal(n as string, '') });
+    else runFacts(piece, sign, out, asEnglish);
   }
   return out;
+}
+
+/** A day and a month with a point between them ("12.07", "1.5"), read as a date where a point follows (factsOf). */
+const DAY_MONTH = /^(0?[1-9]|[12][0-9]|3[01])\.(0?[1-9]|1[0-2])$/;
+
+/** "1,500": COMMA_THOUSANDS, its comma tested first (a numeral's length and one character: the common numeral costs no pattern). */
+function isCommaThousands(numeral: string): boolean {
+  return numeral.length >= 5 && numeral.length <= 7 && numeral[numeral.length - 4] === ',' && COMMA_THOUSANDS.test(numeral);
+}
+
+/** A numeral only a language with a decimal comma writes: "1,5", "2,50", "0,500", "1.500,50", "1.500.000". */
+// Each repeated part starts at a numeral's first digit (the lookbehinds), so a long run of groups is scanned once.
+const DECIMAL_COMMA_WRITTEN = /\d,\d{1,2}(?!\d)|(?<![\d.,])0,\d|(?<![\d.])\d{1,3}(?:\.\d{3})+,\d|\d\.\d{3}\.\d{3}(?!\d)/;
+/** A numeral only English writes: commas between groups of three before a decimal point ("1,500.50"), or two or more ("1,500,000"). */
+const ENGLISH_NUMERAL = /(?<![\d,])\d{1,3}(?:,\d{3})+\.\d|\d,\d{3},\d{3}(?!\d)/;
+/**
+ * Common English words that German, French, Spanish, Italian, Portuguese, Dutch, Polish and the
+ * Scandinavian languages do not write ("is", "we", "of", "to", "in", "will", "was", "not", "for" are
+ * theirs too), in lower case or with a capital ("It", never "IT").
+ */
+const ENGLISH_WORD = /\b(?:[Tt]he|[Ii]t|[Aa]nd|[Aa]re|[Yy]ou|[Yy]our|[Oo]ur|[Ww]ith|[Tt]his|[Tt]hat|[Tt]hese|[Hh]ave|[Hh]as|[Ff]rom|[Ww]hich|[Tt]here|[Tt]heir|[Ww]ould|[Cc]ould|[Ss]hould|[Pp]lease)\b/;
+/** A Latin letter English does not write ("ä", "é", "ñ", "ł", "ø"): the reply is in another language written with Latin letters. */
+const OTHER_LATIN = unicodePattern(String.raw`(?![A-Za-z])\p{sc=Latin}`, 'u');
+/** The scripts of languages that write a decimal point and a thousands comma, as English does: Chinese, Japanese, Korean, Thai, Hebrew, Arabic, and India's. */
+const POINT_DECIMAL_SCRIPT = unicodePattern(
+  String.raw`[\p{sc=Han}\p{sc=Hiragana}\p{sc=Katakana}\p{sc=Hangul}\p{sc=Thai}\p{sc=Hebrew}\p{sc=Arabic}\p{sc=Devanagari}\p{sc=Bengali}\p{sc=Gurmukhi}\p{sc=Gujarati}\p{sc=Tamil}\p{sc=Telugu}\p{sc=Kannada}\p{sc=Malayalam}]`,
+  'u',
+);
+
+/**
+ * Does a reply write its numbers as English does, "1,500" for 1500 (docs/meaning.md, "Languages and
+ * locales")? Not where it writes a decimal comma anywhere ("2,5"); yes where it writes a numeral only
+ * English writes ("1,500.50", "1,500,000"), or is in a script whose languages write numbers so
+ * (Japanese, Chinese, Korean, Thai, Hebrew, Arabic, Hindi, ...), or writes an English word
+ * (ENGLISH_WORD) and no Latin letter English does not write. Asked only of a reply that writes "1,500".
+ */
+function writtenAsEnglish(text: string): boolean {
+  if (DECIMAL_COMMA_WRITTEN.test(text)) return false;
+  if (ENGLISH_NUMERAL.test(text)) return true;
+  if (NON_ASCII.test(text) && POINT_DECIMAL_SCRIPT().test(text)) return true;
+  return ENGLISH_WORD.test(text) && !(NON_ASCII.test(text) && OTHER_LATIN().test(text));
 }
 
 const ASCII_LOCAL_CHAR = /^[A-Za-z0-9._%+-]$/;
@@ -813,9 +949,15 @@ function* runsWithDigits(text: string): Generator<{ start: number; end: number }
   }
 }
 
-/** The facts of one run of letters, digits and hyphens (`sign`: a minus written right before it). */
-/** The numbers a numeral says, pushed to `out`; `signed`: its first one has a minus (a zero has none). */
-function pushNumbers(numeral: string, signed: boolean, out: Fact[]): void {
+/**
+ * The numbers a numeral says, pushed to `out`; `signed`: its first one has a minus (a zero has none);
+ * `english`: whether the reply writes numbers as English does ("1,500" is then 1500, else 1500 or 1.5).
+ */
+function pushNumbers(numeral: string, signed: boolean, out: Fact[], english: () => boolean): void {
+  if (isCommaThousands(numeral) && !english()) {
+    out.push(readingFact(NUMBER, signed ? `-${numeral}` : numeral));
+    return;
+  }
   const values = numbersOf(numeral);
   for (let i = 0; i < values.length; i++) {
     const n = values[i] as string;
@@ -825,12 +967,13 @@ function pushNumbers(numeral: string, signed: boolean, out: Fact[]): void {
   }
 }
 
-function runFacts(run: string, sign: string, out: Fact[]): void {
+/** The facts of one run of letters, digits and hyphens (`sign`: a minus written right before it; `english`: as pushNumbers). */
+function runFacts(run: string, sign: string, out: Fact[], english: () => boolean): void {
   if (!HAS_DIGIT.test(run)) return;
-  const numbers = (numeral: string, signed: boolean): void => pushNumbers(numeral, signed, out);
+  const numbers = (numeral: string, signed: boolean): void => pushNumbers(numeral, signed, out, english);
   if (!HAS_LETTER().test(run)) {
     const parts = run.split('-');
-    for (let i = 0; i < parts.length; i++) pushNumbers(parts[i] as string, i === 0 && sign !== '', out);
+    for (let i = 0; i < parts.length; i++) pushNumbers(parts[i] as string, i === 0 && sign !== '', out, english);
     return;
   }
   const unit = NUMBER_WITH_UNIT().exec(run);
@@ -840,7 +983,7 @@ function runFacts(run: string, sign: string, out: Fact[]): void {
   }
   if (/[.,]/.test(run)) {
     // A version or a sentence without a space ("v1.2.3"): each piece on its own.
-    for (const piece of run.split(/[.,]/)) runFacts(piece, '', out);
+    for (const piece of run.split(/[.,]/)) runFacts(piece, '', out, english);
     return;
   }
   if (run.length >= 3) {
@@ -863,6 +1006,16 @@ export function noFactsDiffer(d: FactsDifference): boolean {
 /** Do two replies tell the same facts (docs/meaning.md, "Facts")? `b` may be given as its facts, read already. */
 export function sameFacts(a: string, b: string | readonly Fact[]): boolean {
   return noFactsDiffer(compareFacts(factsOf(a), typeof b === 'string' ? factsOf(b) : b));
+}
+
+/**
+ * Do two replies tell the same facts, each written alike (the formatting rung's test: docs/meaning.md,
+ * "Formatting")? Stricter than sameFacts: "1,500" that may be 1500 or 1.5 tells what "1500" tells,
+ * but is not written as it is, so the two replies are no formatting of each other.
+ */
+export function sameFactsAsWritten(a: string | readonly Fact[], b: readonly Fact[]): boolean {
+  const facts = typeof a === 'string' ? factsOf(a) : a;
+  return noFactsDiffer(compareExact(facts, b)) && noFactsDiffer(compareFacts(facts, b));
 }
 
 /**

@@ -5,8 +5,8 @@
 // passed in, so this module reads no file and opens no connection.
 
 import type { MeaningCheck } from '../../config.js';
-import type { FactsDifference, Meaning, MeaningBy, MeaningValue } from '../../types/meaning.js';
-import { compareFacts, factsDetail, factsOf, noFactsDiffer, sameFacts } from './facts.js';
+import type { Fact, FactsDifference, Meaning, MeaningBy, MeaningValue } from '../../types/meaning.js';
+import { compareFacts, factsDetail, factsOf, noFactsDiffer, sameFactsAsWritten } from './facts.js';
 import { mayNormalizeAlike, normalizeReply, sameUrlPaths } from './normalize.js';
 import { docsUrl } from '../../version.js';
 import { clipKeepingFix } from '../../assertions/format.js';
@@ -47,19 +47,21 @@ export function meaningWithoutModel(baseline: string | null, now: string | null,
   // The facts are read once each, and the baseline's only where a rung needs them: a known variant
   // is decided by its own facts against the reply's.
   const nowFacts = factsOf(now);
+  let baselineFacts: Fact[] | null = null;
+  const factsOfBaseline = (): Fact[] => (baselineFacts ??= factsOf(baseline));
   let diff: FactsDifference | null = null;
-  const againstBaseline = (): FactsDifference => (diff ??= compareFacts(factsOf(baseline), nowFacts));
+  const againstBaseline = (): FactsDifference => (diff ??= compareFacts(factsOfBaseline(), nowFacts));
   // Other facts and no known variant: changed, whatever normalizing would say (it is not done).
   if (variants.length === 0 && !noFactsDiffer(againstBaseline())) return changedByFacts(againstBaseline());
   // Normalized only where it can be equal to the other side (mayNormalizeAlike), once.
   let normalized: string | null = null;
   const nowNormalized = (): string => (normalized ??= normalizeReply(now));
   // Normalizing lower-cases a URL's path too: a path that differs in case is a different address.
-  // And equal once normalized is formatting only when the facts are equal too ("10**6" is not 106:
-  // docs/meaning.md, "Formatting").
-  if (mayNormalizeAlike(baseline, now) && normalizeReply(baseline) === nowNormalized() && sameUrlPaths(baseline, now) && noFactsDiffer(againstBaseline())) return { value: 'formatting', by: 'normalize', detail: null };
+  // And equal once normalized is formatting only when the facts are equal too, and written alike
+  // ("10**6" is not 106, nor a German "1,500" 1500: docs/meaning.md, "Formatting").
+  if (mayNormalizeAlike(baseline, now) && normalizeReply(baseline) === nowNormalized() && sameUrlPaths(baseline, now) && noFactsDiffer(againstBaseline()) && sameFactsAsWritten(factsOfBaseline(), nowFacts)) return { value: 'formatting', by: 'normalize', detail: null };
   const variant = variants.findIndex((v) => mayNormalizeAlike(v, now) && normalizeReply(v) === nowNormalized());
-  if (variant !== -1 && sameUrlPaths(variants[variant] as string, now) && sameFacts(variants[variant] as string, nowFacts)) return { value: 'variant', by: 'variant', detail: null };
+  if (variant !== -1 && sameUrlPaths(variants[variant] as string, now) && sameFactsAsWritten(variants[variant] as string, nowFacts)) return { value: 'variant', by: 'variant', detail: null };
   if (!noFactsDiffer(againstBaseline())) return changedByFacts(againstBaseline());
   if (check === 'facts') return { value: 'unchecked', by: null, detail: FACTS_ONLY_CAUSE };
   return 'judge';

@@ -198,8 +198,13 @@ const LINE_END_PUNCTUATION = /(?<![.!?;:,\u2026\u3001\u3002\u0964\u0965\u060c\u0
  */
 const SENTENCE_END = unicodePattern(String.raw`(?<![.!?\u2026])[.!?\u2026]+(?=[ \t]+\p{Lu})`, 'gu');
 const SENTENCE_END_ASCII = /(?<![.!?])[.!?]+(?=[ \t]+[A-Z])/g;
-/** A thousands separator between digit groups ("1,000", "1'000", "1 000"), and a space before `%`: taken away. */
-const NUMBER_SPACING = /(\d)(?:[,' ](?=\d{3}(?!\d))| (?=%))/g;
+/**
+ * A thousands separator between digit groups ("1,000", "1'000", "1 000"), and a space before `%`:
+ * taken away. So is a point where it can only separate thousands: between groups of three before a
+ * decimal comma ("1.500,50" reads "1500,50", as "1 500,50" does) or between two or more groups
+ * ("1.234.567"); one point ("1.500") may be a decimal point, and is kept (docs/meaning.md, "Formatting").
+ */
+const NUMBER_SPACING = /(\d)(?:[,' ](?=\d{3}(?!\d))| (?=%)|\.(?=\d{3}(?:\.\d{3})*,\d|\d{3}\.\d{3}(?!\d))|(?<=\.\d{3})\.(?=\d{3}(?!\d)))/g;
 /** En and em dashes and the minus sign, written `-`. */
 const DASHES = /[\u2013\u2014\u2212]/g;
 const CARRIAGE_RETURNS = /\r\n?/g;
