@@ -50,11 +50,16 @@ describe('a file that is one { } or [ ] closed by the other bracket', () => {
       [`${F}/a.yml`]: '{ label: a, message: hi ]\n',
       [`${F}/b.yml`]: '[{ label: b, message: hi }}\n',
       [`${F}/c.yml`]: '- { label: c, message: hi ]\n',
+      // Never closed: the parser's "Flow map must end with a }" at the end of the file; said at the bracket.
+      [`${F}/d.yml`]: '{ label: d, message: hi\n',
+      [`${F}/e.yml`]: '[ { label: e, message: hi }\n',
     });
     expect(r.errors.map(formatIssue)).toEqual([
       `${F}/a.yml:1:25: invalid YAML: the { opened at line 1, column 1 is closed here by ], not by }\n  fix: write } in place of the ], so that line 1 reads\n    { label: a, message: hi }`,
       `${F}/b.yml:1:27: invalid YAML: the [ opened at line 1, column 1 is closed here by }, not by ]\n  fix: write ] in place of the }, so that line 1 reads\n    [{ label: b, message: hi }]`,
       `${F}/c.yml:1:27: invalid YAML: the { opened at line 1, column 3 is closed here by ], not by }\n  fix: write } in place of the ], so that line 1 reads\n    - { label: c, message: hi }`,
+      `${F}/d.yml:1:1: invalid YAML: the { opened here (a mapping, as in { contains: "x" }) is never closed\n  fix: close it with }; if the { is part of the text, put the whole value in quotes`,
+      `${F}/e.yml:1:1: invalid YAML: the [ opened here (a list, as in [a, b]) is never closed\n  fix: close it with ]; if the [ is part of the text, put the whole value in quotes`,
     ]);
     const fixed = await load({ [C]: AGENT, [`${F}/a.yml`]: '{ label: a, message: hi }\n', [`${F}/b.yml`]: '[{ label: b, message: hi }]\n' });
     expect(fixed.errors).toEqual([]);
@@ -101,10 +106,10 @@ describe('a comma in a baseline left out or left over', () => {
 });
 
 describe('a merge conflict left in a file', () => {
-  it('in a baseline or a fixture file: said as a conflict at its first line, with the lines to delete to keep either side', async () => {
+  it('in a baseline, a fixture, a persona or config.yml: said as a conflict at its first line, with the lines to delete to keep either side', async () => {
     const conflicted = (ours: string, theirs: string, base = ''): string => `<<<<<<< HEAD\n${ours}${base}=======\n${theirs}>>>>>>> feature\n`;
     const r = await load({
-      [C]: AGENT,
+      [C]: `agent:\n${conflicted('  url: http://127.0.0.1:9/chat\n', '  url: http://127.0.0.1:8/chat\n')}`,
       [`${F}/a.yml`]: 'fixtures:\n  - { label: base, message: x }\n  - { label: three, message: x }\n',
       // The parser: "Expected double-quoted property name" at the marker.
       [`${B}/base.json`]: `{\n  "label": "base",\n${conflicted('  "reply": "Refunds take 5 days.",\n', '  "reply": "Refunds take 3 days.",\n')}  "route": null,\n  "verdict": "pass",\n  "acceptedAt": "2026-01-01T00:00:00Z",\n  "commit": null\n}\n`,
@@ -117,6 +122,7 @@ describe('a merge conflict left in a file', () => {
     });
     const said = (kind: string, at: number, end: number): string => `invalid ${kind}: a merge conflict left unresolved at line ${String(at)} (git's <<<<<<< HEAD to >>>>>>> feature on line ${String(end)}), which ${kind} does not read`;
     expect(r.errors.map(formatIssue)).toEqual([
+      `${C}:2:1: ${said('YAML', 2, 6)}\n  fix: keep one side: to keep the side marked HEAD (line 3), delete lines 2 and 4 to 6; to keep the side marked feature (line 5), delete lines 2 to 4 and 6`,
       `${F}/b.yml:1:1: ${said('YAML', 1, 7)}\n  fix: keep one side: to keep the side marked HEAD (lines 2 to 3), delete lines 1 and 4 to 7; to keep the side marked feature (lines 5 to 6), delete lines 1 to 4 and 7`,
       `${P}/p.yml:2:1: ${said('YAML', 2, 6)}\n  fix: keep one side: to keep the side marked HEAD (line 3), delete lines 2 and 4 to 6; to keep the side marked feature (line 5), delete lines 2 to 4 and 6`,
       `${B}/base.json:3:1: ${said('JSON', 3, 7)}\n  fix: keep one side: to keep the side marked HEAD (line 4), delete lines 3 and 5 to 7; to keep the side marked feature (line 6), delete lines 3 to 5 and 7`,
