@@ -85,7 +85,7 @@ describe('a comma in a baseline left out or left over', () => {
       `${B}/obj.json:3:34: invalid JSON: ${missing('entry', 4)}\n  fix: add a comma at line 3, column 34, so that line 3 reads\n    "reply": "Refunds take 5 days.",\n  ${keep(`${B}/obj.json`)}`,
     ]);
     quotedAndSaid(r.errors.map(formatIssue).join('\n'), 'a comma left out after this entry, before the next one on line 4');
-    quotedAndSaid(r.errors.map(formatIssue).join('\n'), 'add a comma at line 3, column 16, so that line 3 reads "reply": "r",', { '16': '15', 'reads "': 'reads\n    "' });
+    quotedAndSaid(r.errors.map(formatIssue).join('\n'), 'add a comma at line 3, column 15, so that line 3 reads "reply": "r",', { 'reads "': 'reads\n    "' });
     // The lines as the fix shows them: each baseline loads.
     const fixed = await load({
       [`${F}/a.yml`]: 'fixtures:\n  - { label: obj, message: x }\n',
