@@ -367,8 +367,8 @@ export function checkBaselineFile(file: string, fileLabel: string, written: stri
       errors.push({ file, ...lineColumnAt(text, cut), message: 'invalid JSON: the file ends here, with a string, list or object not closed (cut short, or a closing quote or bracket left out)', fix: rewriteFix(file, 'complete it by hand') });
       return { baseline: null, errors };
     }
-    // A comma after the last entry, a string's closing quote left out: said where to look, in the words of whoever edited it.
-    // A comma between two entries left out: at the end of the entry before, with its line as it should read.
+    // A comma after the last entry or between two left out, a string's closing quote left out: said
+    // where to look, in the words of whoever edited it, with the line as it should read.
     const trailing = trailingCommaError(text, message);
     const placed = trailing === null ? (missingCommaError(text, message) ?? controlCharacterError(text, message)) : { ...trailing, fix: `${trailing.fix}, so that line ${String(trailing.line)} reads\n    ${trailing.reads}` };
     if (placed !== null) {

@@ -24,10 +24,13 @@ describe('a tab after a list item\'s "-"', () => {
       [`${F}/b.yml`]: 'fixtures:\n  -\tlabel: c\n      message: hi\n',
       // An editor that inserts tabs: tabs after each "-" and at the start of the lines under them.
       [`${P}/p.yml`]: '-\tlabel: p\n\topening: hi\n\texpect: { terminal: finish }\n',
+      // Five items: three lines shown, the rest named.
+      [`${F}/c.yml`]: ['c1', 'c2', 'c3', 'c4', 'c5'].map((l) => `-\tlabel: ${l}\n  message: hi\n`).join(''),
     });
     expect(r.errors.map(formatIssue)).toEqual([
       `${F}/a.yml:1:2: invalid YAML: line 1 is indented with a tab after its list item's "-", which YAML does not allow\n  fix: ${TABS}, so that line 1 reads\n    - label: a`,
       `${F}/b.yml:2:4: invalid YAML: line 2 is indented with a tab after its list item's "-", which YAML does not allow\n  fix: ${TABS}, so that line 2 reads\n      -   label: c`,
+      `${F}/c.yml:1:2: invalid YAML: lines 1, 3, 5, 7 and 9 are indented with a tab after their list items' "-", which YAML does not allow\n  fix: ${TABS}, so that line 1 reads\n    - label: c1\n  and line 3 reads\n    - label: c2\n  and line 5 reads\n    - label: c3\n  and likewise lines 7 and 9`,
       `${P}/p.yml:1:2: invalid YAML: lines 1, 2 and 3 are indented with a tab (line 1 after the "-"), which YAML does not allow\n  fix: ${TABS}, so that line 1 reads\n    - label: p`,
     ]);
     quotedAndSaid(r.errors.map(formatIssue).join('\n'), 'line 5 is indented with a tab after its list item\'s "-"', { 'line 5': 'line 1' });

@@ -575,13 +575,13 @@ function tabIndents(src: SourceFile, errors: readonly YamlSyntaxError[]): TabStr
       const fixed = dashTabFixed(lines, k);
       return fixed === null ? [] : [{ k, fixed }];
     });
-    const lone = dashed.length === 1 && tabbed.length === 1;
-    const afterDash = dashed.length === 0 ? '' : lone ? ' after its list item\'s "-"' : ` (${listed(dashed.map((d) => d.k))} after the "-")`;
+    const all = dashed.length === tabbed.length;
+    const afterDash = dashed.length === 0 ? '' : all ? ` after ${tabbed.length === 1 ? 'its list item\'s' : 'their list items\''} "-"` : ` (${listed(dashed.map((d) => d.k))} after the "-")`;
     const reads = dashed
       .slice(0, 3)
       .map((d, i) => `${i === 0 ? ', so that' : '\n  and'} line ${String(d.k)} reads\n    ${d.fixed}`)
       .join('');
-    const more = dashed.length > 3 ? `\n  and likewise line${dashed.length > 4 ? 's' : ''} ${dashed.slice(3).map((d) => String(d.k)).join(', ')}` : '';
+    const more = dashed.length > 3 ? `\n  and likewise ${listed(dashed.slice(3).map((d) => d.k))}` : '';
     out.push({
       first,
       last,
@@ -1377,8 +1377,9 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   // A list item indented under the item above is one slip, said once at its "-", whatever the
   // parser says about it and its next lines (nestedItems).
   const errors = src.syntaxErrors();
-  // A merge conflict left in the file: every error the parser has is of its marker lines or of
-  // the two sides read as one (a key written twice), said once as the conflict (mergeConflicts).
+  // A merge conflict left in the file: what the parser says of its marker lines, and of the two
+  // sides read as one (a key written twice), is said once as the conflict (mergeConflicts); the
+  // file's other errors wait for its fix.
   const conflicts = errors.length === 0 ? [] : mergeConflicts(src.file, src.text, 'YAML');
   if (conflicts.length > 0) return conflicts;
   // A tab in a line's indentation: one issue for the stretch the parser then misreads (tabIndents).
