@@ -10,7 +10,8 @@ import { shownJson, shownShellWord } from '../words.js';
 import { namedRecord } from './named-record.js';
 import { onFirstUse } from '../patterns.js';
 import { hideEndpointTokens } from '../endpoint.js';
-import { controlCharacterError, cutShortAt, deepJsonOffset, jsonErrorOffset, jsonErrorWords, lineColumnAt, MAX_JSON_DEPTH, trailingCommaError } from './json-depth.js';
+import { controlCharacterError, cutShortAt, deepJsonOffset, jsonErrorOffset, jsonErrorWords, lineColumnAt, MAX_JSON_DEPTH, missingCommaError, trailingCommaError } from './json-depth.js';
+import { mergeConflicts } from './merge-conflict.js';
 
 /**
  * The most attempts a baseline (or a results file's item) may hold: acceptance writes at most
@@ -358,13 +359,18 @@ export function checkBaselineFile(file: string, fileLabel: string, written: stri
       errors.push({ file, line: 1, column: 1, message: 'invalid JSON: the file is empty', fix: rewriteFix(file, `an empty file holds no baseline: delete it and accept ${shownJson(fileLabel)} again`) });
       return { baseline: null, errors };
     }
+    // A merge conflict left in it (a baseline accepted on two branches): said as that, with the lines to keep either side.
+    const conflicts = mergeConflicts(file, text, 'JSON');
+    if (conflicts.length > 0) return { baseline: null, errors: conflicts };
     const cut = cutShortAt(text, message);
     if (cut !== null) {
       errors.push({ file, ...lineColumnAt(text, cut), message: 'invalid JSON: the file ends here, with a string, list or object not closed (cut short, or a closing quote or bracket left out)', fix: rewriteFix(file, 'complete it by hand') });
       return { baseline: null, errors };
     }
-    // A comma after the last entry, a string's closing quote left out: said where to look, in the words of whoever edited it.
-    const placed = trailingCommaError(text, message) ?? controlCharacterError(text, message);
+    // A comma after the last entry or between two left out, a string's closing quote left out: said
+    // where to look, in the words of whoever edited it, with the line as it should read.
+    const trailing = trailingCommaError(text, message);
+    const placed = trailing === null ? (missingCommaError(text, message) ?? controlCharacterError(text, message)) : { ...trailing, fix: `${trailing.fix}, so that line ${String(trailing.line)} reads\n    ${trailing.reads}` };
     if (placed !== null) {
       errors.push({ file, line: placed.line, column: placed.column, message: `invalid JSON: ${placed.words}`, fix: rewriteFix(file, placed.fix) });
       return { baseline: null, errors };

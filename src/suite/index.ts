@@ -34,7 +34,7 @@ export { baselineSchemas, serializeBaseline, serializePersonaBaseline } from './
 export { AGENT_PRESETS } from './config/agent.js';
 export { formatIssue, issueCount, type ConfigIssue } from './issues.js';
 export { baselinePath, isValidLabel, LABEL_RE, LABEL_RULE } from './labels.js';
-import { baselinePath, isValidLabel, labelFix, takenLabels, windowsNameIssue } from './labels.js';
+import { baselinePath, freeSuggestion, isValidLabel, labelFix, takenLabels, windowsNameIssue } from './labels.js';
 import type { ItemFileFindings } from './item-file.js';
 export type { ConfigOverrides } from './overrides.js';
 export { suiteAboveIssue } from './suite-above.js';
@@ -666,14 +666,20 @@ function checkLabelsUnique(labels: readonly SeenLabel[], found: Findings): void 
 /**
  * A label's own error (invalid, a name Windows refuses) was given its fix file by file: made again
  * here, where every label of the suite is known, so that the label it suggests is one no item uses
- * (`refund\u200Bpolicy` is not offered `refund-policy` when another fixture has it).
+ * (`refund\u200Bpolicy` is not offered `refund-policy` when another fixture has it), nor one offered
+ * to another such label above it (`café` and `cafè` are offered `cafe` and `cafe-2`, not both `cafe`).
  */
 function freeLabelFixes(labels: readonly SeenLabel[]): void {
   if (!labels.some((l) => l.issue !== undefined)) return;
   const taken = takenLabels(labels.map((l) => l.label));
+  const offered = new Map<string, string>();
   for (const l of labels) {
     if (l.issue === undefined) continue;
-    l.issue.fix = isValidLabel(l.label) ? (windowsNameIssue(l.label, taken)?.fix ?? l.issue.fix) : labelFix(l.label, taken);
+    const valid = isValidLabel(l.label);
+    const windows = valid ? windowsNameIssue(l.label, taken, offered) : null;
+    const label = valid ? (windows?.label ?? null) : (freeSuggestion(l.label, taken, offered)?.label ?? null);
+    l.issue.fix = valid ? (windows?.fix ?? l.issue.fix) : labelFix(l.label, taken, offered);
+    if (label !== null) offered.set(label.toLowerCase(), `${shownJson(l.label)} at ${l.file}:${l.line ?? '?'}`);
   }
 }
 

@@ -150,18 +150,56 @@ export function trailingCommaAt(text: string, offset: number): { comma: number; 
 /**
  * The mistake JSON.parse's error `message` about `text` is, when it is a comma after the last entry
  * (trailingCommaAt): said at the comma, in the words a baseline and a results file both give, with
- * the fix. Null for any other mistake.
+ * the fix, and the comma's line without it (`reads`). Null for any other mistake.
  */
-export function trailingCommaError(text: string, message: string): { line: number; column: number; words: string; fix: string } | null {
+export function trailingCommaError(text: string, message: string): { line: number; column: number; words: string; fix: string; reads: string } | null {
   const offset = jsonErrorOffset(text, message);
   const trailing = offset === null ? null : trailingCommaAt(text, offset);
   if (trailing === null) return null;
   const { line, column } = lineColumnAt(text, trailing.comma);
+  const start = text.lastIndexOf('\n', trailing.comma - 1) + 1;
   return {
     line,
     column,
     words: `a comma after the last entry of ${trailing.closes === 'object' ? 'an object' : 'a list'}, which JSON does not allow`,
     fix: `remove the comma at line ${String(line)}, column ${String(column)}`,
+    reads: shownLine(text.slice(start, trailing.comma) + text.slice(trailing.comma + 1, lineEnd(text, trailing.comma))),
+  };
+}
+
+/** The offset where the line holding `offset` ends (its line break, or the text's end). */
+function lineEnd(text: string, offset: number): number {
+  const eol = text.indexOf('\n', offset);
+  return eol === -1 ? text.length : eol;
+}
+
+/** A line of a JSON file as a fix shows it: without its indentation or a CR. */
+function shownLine(line: string): string {
+  return line.replace(/\r$/, '').trim();
+}
+
+/**
+ * The mistake JSON.parse's "Expected ',' or '}' after property value" (or "',' or ']' after array
+ * element") is when a value starts where it stopped (a key, a string, a number, a list): the comma
+ * between two entries left out, the mistake a hand edit or a merge leaves (a line added after the
+ * last one, the comma not added to the line before). Said where the comma is missing, at the end
+ * of the entry before, with that line as it should read; null for any other mistake.
+ */
+export function missingCommaError(text: string, message: string): { line: number; column: number; words: string; fix: string } | null {
+  const m = /^Expected ',' or '([}\]])' after (property value|array element)/.exec(message);
+  const offset = m === null ? null : jsonErrorOffset(text, message);
+  if (m === null || offset === null || !/^["{[\-0-9tfn]/.test(text[offset] ?? '')) return null;
+  let end = offset;
+  while (end > 0 && ' \t\n\r'.includes(text[end - 1] as string)) end--;
+  const { line, column } = lineColumnAt(text, end);
+  const next = lineColumnAt(text, offset).line;
+  const start = text.lastIndexOf('\n', end - 1) + 1;
+  const entry = m[2] === 'property value' ? 'entry' : 'item';
+  return {
+    line,
+    column,
+    words: `a comma left out after this ${entry}${next === line ? '' : `, before the next one on line ${String(next)}`}: JSON separates the ${entry === 'entry' ? "entries of an object" : 'items of a list'} with commas`,
+    fix: `add a comma at line ${String(line)}, column ${String(column)}, so that line ${String(line)} reads\n    ${shownLine(text.slice(start, end))},${next === line ? ` ${shownLine(text.slice(offset, lineEnd(text, offset)))}` : ''}`,
   };
 }
 

@@ -67,7 +67,7 @@ export function takenLabels(labels: Iterable<string>): TakenLabels {
  * (cut to 80 characters) it does not use: a suggested label that is another item's would only move
  * the error to a duplicate label.
  */
-export function freeLabel(label: string, taken: TakenLabels, numbered: (n: number) => string = (n) => `${label.slice(0, 80 - `-${n}`.length)}-${n}`): string {
+export function freeLabel(label: string, taken: Pick<TakenLabels, 'has'>, numbered: (n: number) => string = (n) => `${label.slice(0, 80 - `-${n}`.length)}-${n}`): string {
   if (!taken.has(label.toLowerCase())) return label;
   for (let n = 2; ; n++) {
     const next = numbered(n);
@@ -75,28 +75,40 @@ export function freeLabel(label: string, taken: TakenLabels, numbered: (n: numbe
   }
 }
 
-/** " (refund-policy is used already)" after a suggestion made free by freeLabel, naming the label it would have been. */
-function takenWords(close: string, free: string, taken: TakenLabels): string {
-  return close === free ? '' : ` (${taken.get(close.toLowerCase()) ?? close} is used already)`;
+/**
+ * " (refund-policy is used already)" after a suggestion made free by freeLabel, naming the label it
+ * would have been; " (cafe is offered for "café" at <file>:<line>)" when another invalid label's fix
+ * offers it (`offered`: those labels by their lower case, with the words naming the label they are offered for).
+ */
+function takenWords(close: string, free: string, taken: TakenLabels, offered: TakenLabels = NONE_TAKEN): string {
+  if (close === free) return '';
+  const other = taken.has(close.toLowerCase()) ? undefined : offered.get(close.toLowerCase());
+  return other === undefined ? ` (${taken.get(close.toLowerCase()) ?? close} is used already)` : ` (${close} is offered for ${other})`;
+}
+
+/** The labels `taken` and `offered` hold, for freeLabel to pass over both (not copied: a suite may offer thousands). */
+function takenOrOffered(taken: TakenLabels, offered: TakenLabels): Pick<TakenLabels, 'has'> {
+  return offered.size === 0 ? taken : { has: (key) => taken.has(key) || offered.has(key) };
 }
 
 /**
- * A valid label close to `s` (suggestLabel) that `taken` does not hold (freeLabel), with the words
- * naming the one it would have been (" (refund-policy is used already)"); null when there is none.
+ * A valid label close to `s` (suggestLabel) that neither `taken` nor `offered` (another invalid
+ * label's fix) holds (freeLabel), with the words naming the one it would have been (" (refund-policy
+ * is used already)"); null when there is none.
  */
-export function freeSuggestion(s: string, taken: TakenLabels = NONE_TAKEN): { label: string; note: string } | null {
+export function freeSuggestion(s: string, taken: TakenLabels = NONE_TAKEN, offered: TakenLabels = NONE_TAKEN): { label: string; note: string } | null {
   const suggestion = suggestLabel(s);
   if (suggestion === null) return null;
-  const free = freeLabel(suggestion, taken);
-  return { label: free, note: takenWords(suggestion, free, taken) };
+  const free = freeLabel(suggestion, takenOrOffered(taken, offered));
+  return { label: free, note: takenWords(suggestion, free, taken, offered) };
 }
 
 /**
  * The fix for an invalid label: a valid one close to it that the suite does not use (`taken`), or
  * what a label may hold when none is.
  */
-export function labelFix(s: string, taken: TakenLabels = NONE_TAKEN): string {
-  const free = freeSuggestion(s, taken);
+export function labelFix(s: string, taken: TakenLabels = NONE_TAKEN, offered: TakenLabels = NONE_TAKEN): string {
+  const free = freeSuggestion(s, taken, offered);
   if (free !== null) return `rename it, e.g. label: ${free.label}${free.note}`;
   const letter = [...s.normalize('NFKD')].find((c) => LETTER_OR_DIGIT().test(c) && hasNonAscii(c) && !Object.hasOwn(LATIN_ASCII, c)) ?? '';
   return `rename it in the characters a label allows (A-Z a-z 0-9 . _ -): ${shownJson(letter)} and the other letters outside A-Z have no form there to suggest`;
@@ -112,15 +124,16 @@ const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])(?=\.|$)/i;
  * Why a label (valid by LABEL_RULE) names a baseline file Windows refuses, with the fix (a label
  * the suite does not use, `taken`); null when it does not.
  */
-export function windowsNameIssue(label: string, taken: TakenLabels = NONE_TAKEN): { message: string; fix: string } | null {
+export function windowsNameIssue(label: string, taken: TakenLabels = NONE_TAKEN, offered: TakenLabels = NONE_TAKEN): { message: string; fix: string; label: string } | null {
   const device = WINDOWS_DEVICE.exec(label)?.[0];
   if (device === undefined) return null;
   const numbered = (n: number): string => `${device}-${n}${label.slice(device.length)}`.slice(0, 80);
   const suggestion = numbered(1);
-  const free = freeLabel(suggestion, taken, numbered);
+  const free = freeLabel(suggestion, takenOrOffered(taken, offered), numbered);
   return {
+    label: free,
     message: `label ${shownJson(label)} names its baseline file ${label}.json, which cannot be created on Windows (nor checked out there by git): ${device} is one of the names Windows keeps for devices (CON, PRN, AUX, NUL, COM0-COM9, LPT0-LPT9), alone or before a dot`,
-    fix: `rename it, e.g. label: ${free}${takenWords(suggestion, free, taken)}`,
+    fix: `rename it, e.g. label: ${free}${takenWords(suggestion, free, taken, offered)}`,
   };
 }
 

@@ -1264,7 +1264,8 @@ describe('loadSuite: configuration errors, each with file and line', () => {
       `${B}/after.json:9:1: invalid JSON: Unexpected non-whitespace character after JSON`,
       `${B}/bare.json:5:14: invalid JSON: Unexpected token 'p'`,
       `${B}/broken.json:3:12: invalid JSON: the string opened here goes on past its line: a line break inside a string is written \\n in JSON`,
-      `${B}/comma.json:6:3: invalid JSON: Expected ',' or '}' after property value`,
+      // Said where the comma is missing (the end of line 5), not at the next key the parser stopped on (test/suite/hand-edits.test.ts).
+      `${B}/comma.json:5:20: invalid JSON: a comma left out after this entry, before the next one on line 6: JSON separates the entries of an object with commas`,
       `${B}/cut.json:3:11: invalid JSON: the file ends here, with a string, list or object not closed (cut short, or a closing quote or bracket left out)`,
     ]);
     quotedAndSaid(r.errors.map((e) => `${e.file}:${e.line}:${e.column}: ${e.message}`).join('\n'), '.agent-replay/baselines/<label>.json:3:28: invalid JSON: the file ends here, with a string, list or object not closed (cut short, ...)', { '3:28': '3:11' });
@@ -1317,15 +1318,15 @@ describe('loadSuite: configuration errors, each with file and line', () => {
     ]);
   });
 
-  it('a comma after the last entry (a hand edit of a baseline) is said at the comma, with its removal as the fix, not as the next line\'s "Expected double-quoted property name"', async () => {
+  it('a comma after the last entry (a hand edit of a baseline) is said at the comma, with its removal as the fix and the line as it then reads, not as the next line\'s "Expected double-quoted property name"', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'fixtures:\n' + ['obj', 'list'].map((l) => `  - { label: ${l}, message: x }\n`).join(''),
       [`${B}/obj.json`]: '{\n  "label": "obj",\n  "reply": "r",\n  "commit": "abc",\n}\n',
       [`${B}/list.json`]: '{\n  "label": "list",\n  "variants": ["a", "b", ],\n  "reply": "r"\n}\n',
     });
     expect(r.errors.map(formatIssue)).toEqual([
-      `${B}/list.json:3:24: invalid JSON: a comma after the last entry of a list, which JSON does not allow\n  fix: remove the comma at line 3, column 24; committed before the edit? \`git checkout -- ${B}/list.json\` brings back the committed version`,
-      `${B}/obj.json:4:18: invalid JSON: a comma after the last entry of an object, which JSON does not allow\n  fix: remove the comma at line 4, column 18; committed before the edit? \`git checkout -- ${B}/obj.json\` brings back the committed version`,
+      `${B}/list.json:3:24: invalid JSON: a comma after the last entry of a list, which JSON does not allow\n  fix: remove the comma at line 3, column 24, so that line 3 reads\n    "variants": ["a", "b" ],\n  committed before the edit? \`git checkout -- ${B}/list.json\` brings back the committed version`,
+      `${B}/obj.json:4:18: invalid JSON: a comma after the last entry of an object, which JSON does not allow\n  fix: remove the comma at line 4, column 18, so that line 4 reads\n    "commit": "abc"\n  committed before the edit? \`git checkout -- ${B}/obj.json\` brings back the committed version`,
     ]);
   });
 

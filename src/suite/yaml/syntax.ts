@@ -6,6 +6,7 @@ import { plural, shownJson } from '../../words.js';
 import { documentSource, type Position, type SourceFile, type YamlSyntaxError } from './source.js';
 import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, scanFlow, unclosedFlow, withoutStrayCloser, type FlowIndentSlip, type FlowSlip } from './flow.js';
 import { splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
+import { mergeConflicts } from '../merge-conflict.js';
 
 import { DUPLICATE_KEY_MESSAGE, onlyDuplicateKeys, SYNTAX_FIX } from './syntax-kinds.js';
 
@@ -60,6 +61,11 @@ function unclosedQuote(text: string, quote: string, end: number): number | null 
 
 /** The parser's words where a flow collection (`[ ]`, `{ }`) does not end where YAML looks for its end. */
 const FLOW_END = /^Flow (sequence|map) in block collection must be sufficiently indented and end with a/;
+
+/** Whether the parser says a flow collection does not end where it looks for its end: in a block collection (FLOW_END), or one that is the whole document ("Flow map must end with a }"). */
+function isFlowEnd(err: YamlSyntaxError): boolean {
+  return (err.code === 'BAD_INDENT' && FLOW_END.test(err.message)) || (err.code === 'MISSING_CHAR' && /^Flow (sequence|map) must end with a/.test(err.message));
+}
 
 /** `key:value` at a line's start: a key with no space after its colon, which YAML reads as text. */
 const NO_SPACE_AFTER_COLON = /^(\s*(?:-\s+)?)([A-Za-z_][\w-]*):(\S.*)$/;
@@ -506,6 +512,9 @@ function continuesItem(src: SourceFile, item: number, line: number | null): bool
 /** A line indented with a tab (before its first other character). */
 const TAB_INDENT = /^ *\t/;
 
+/** A list item's "-" (or "- - ") at a line's start followed by a tab: `-\tlabel: a`. */
+const TAB_AFTER_DASH = /^( *(?:-[ \t]+)*?-)([ \t]*\t[ \t]*)(?=\S)/;
+
 /** One stretch of lines the parser misreads after a line indented with a tab (tabIndents). */
 interface TabStretch {
   issue: ConfigIssue;
@@ -515,19 +524,43 @@ interface TabStretch {
 }
 
 /**
+ * A line whose list item's "-" a tab follows, as it should read: the tab written as spaces, as
+ * many as put the item's first key at the column of its next lines when they are indented with
+ * spaces deeper than the "-", else one (`- label: a`).
+ */
+function dashTabFixed(lines: readonly string[], n: number): string | null {
+  const m = TAB_AFTER_DASH.exec(lines[n - 1] as string);
+  if (m === null || TAB_INDENT.test(lines[n - 1] as string)) return null;
+  const [, dashes = '', gap = ''] = m;
+  const rest = (lines[n - 1] as string).slice(dashes.length + gap.length);
+  const head = dashes.replace(/\t/g, ' ');
+  let width = 1;
+  for (let k = n; k < lines.length; k += 1) {
+    const next = lines[k] as string;
+    if (isBlank(next)) continue;
+    const indent = (/^ */.exec(next) as RegExpExecArray)[0].length;
+    if (indent > head.length && !/^ *[\t-]/.test(next)) width = indent - head.length;
+    break;
+  }
+  return `${head}${' '.repeat(width)}${rest}`;
+}
+
+/**
  * Lines indented with a tab, which YAML does not allow: the parser says so ("Tabs are not allowed
  * as indentation") or loses its place ("Unexpected scalar at node end") and then says something of
  * nearly every line after it, until the next key at the start of a line. Said once per stretch, at
  * its first tab, naming every tab-indented line in it; the parser's other words in the stretch are
  * its consequences. Only lines the parser has an error on are counted: a tab inside a block
- * scalar's text is text.
+ * scalar's text is text. A tab after a list item's "-" (`-\tlabel: a`) indents the item's keys:
+ * said the same, with the line as it should read.
  */
 function tabIndents(src: SourceFile, errors: readonly YamlSyntaxError[]): TabStretch[] {
   const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
   const errorLines = new Set(errors.map((e) => src.offsetAt(e.offset).line));
+  const tabbedAt = (k: number): boolean => TAB_INDENT.test(lines[k - 1] as string) || TAB_AFTER_DASH.test(lines[k - 1] as string);
   const out: TabStretch[] = [];
   for (let n = 1; n <= lines.length; n += 1) {
-    if (!TAB_INDENT.test(lines[n - 1] as string) || !errorLines.has(n)) continue;
+    if (!tabbedAt(n) || !errorLines.has(n)) continue;
     // The stretch ends before the next line that starts a key at the beginning of the line; it
     // starts at the blank lines above the tab, where the parser may say the item it misreads.
     let first = n;
@@ -535,17 +568,30 @@ function tabIndents(src: SourceFile, errors: readonly YamlSyntaxError[]): TabStr
     let last = n;
     while (last < lines.length && !/^[^\s#-]|^-[^\s-]/.test(lines[last] as string)) last += 1;
     const tabbed: number[] = [];
-    for (let k = n; k <= last; k += 1) if (TAB_INDENT.test(lines[k - 1] as string)) tabbed.push(k);
-    const named = tabbed.length === 1 ? `line ${String(n)} is` : `lines ${tabbed.slice(0, -1).join(', ')} and ${String(tabbed.at(-1))} are`;
+    for (let k = n; k <= last; k += 1) if (tabbedAt(k)) tabbed.push(k);
+    const listed = (ks: number[]): string => (ks.length === 1 ? `line ${String(ks[0])}` : `lines ${ks.slice(0, -1).join(', ')} and ${String(ks.at(-1))}`);
+    const named = `${listed(tabbed)} ${tabbed.length === 1 ? 'is' : 'are'}`;
+    const dashed = tabbed.flatMap((k) => {
+      const fixed = dashTabFixed(lines, k);
+      return fixed === null ? [] : [{ k, fixed }];
+    });
+    const all = dashed.length === tabbed.length;
+    const afterDash = dashed.length === 0 ? '' : all ? ` after ${tabbed.length === 1 ? 'its list item\'s' : 'their list items\''} "-"` : ` (${listed(dashed.map((d) => d.k))} after the "-")`;
+    const reads = dashed
+      .slice(0, 3)
+      .map((d, i) => `${i === 0 ? ', so that' : '\n  and'} line ${String(d.k)} reads\n    ${d.fixed}`)
+      .join('');
+    const more = dashed.length > 3 ? `\n  and likewise ${listed(dashed.slice(3).map((d) => d.k))}` : '';
     out.push({
       first,
       last,
       issue: {
         file: src.file,
         line: n,
-        column: 1,
-        message: `invalid YAML: ${named} indented with a tab, which YAML does not allow`,
-        fix: 'indent with spaces, not tabs (set the editor to insert spaces for this file)',
+        // A tab after the "-": at the tab.
+        column: dashed[0]?.k === n ? (TAB_AFTER_DASH.exec(lines[n - 1] as string)?.[1] ?? '').length + 1 : 1,
+        message: `invalid YAML: ${named} indented with a tab${afterDash}, which YAML does not allow`,
+        fix: `indent with spaces, not tabs (set the editor to insert spaces for this file)${reads}${more}`,
       },
     });
     n = last;
@@ -1331,6 +1377,11 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   // A list item indented under the item above is one slip, said once at its "-", whatever the
   // parser says about it and its next lines (nestedItems).
   const errors = src.syntaxErrors();
+  // A merge conflict left in the file: what the parser says of its marker lines, and of the two
+  // sides read as one (a key written twice), is said once as the conflict (mergeConflicts); the
+  // file's other errors wait for its fix.
+  const conflicts = errors.length === 0 ? [] : mergeConflicts(src.file, src.text, 'YAML');
+  if (conflicts.length > 0) return conflicts;
   // A tab in a line's indentation: one issue for the stretch the parser then misreads (tabIndents).
   const tabs = errors.length === 0 ? [] : tabIndents(src, errors);
   const tabAt = (err: YamlSyntaxError): TabStretch | undefined => {
@@ -1353,7 +1404,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     return deeperKeys.get(line) ?? null;
   };
   for (const err of errors) {
-    if (err.code !== 'BAD_INDENT' || !FLOW_END.test(err.message)) continue;
+    if (!isFlowEnd(err)) continue;
     const slip = flowSlip(src.text, err.offset, (o) => src.offsetAt(o));
     if (slip === null) continue;
     // The key one space deeper than the key above, its closing bracket at the column the key's fix
@@ -1457,7 +1508,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       let top = above.length;
       while (top > 0 && !/^[^\s#]/.test(above[top - 1] as string)) top -= 1;
       if (top > 0 && flowShadow === null) flowShadow = { from: top, to: shadowEnd(src, top) };
-      const closer = err.code === 'BAD_INDENT' && FLOW_END.test(err.message) ? flowSlips.get(err.offset) : undefined;
+      const closer = isFlowEnd(err) ? flowSlips.get(err.offset) : undefined;
       if (closer !== undefined && !out.includes(closer)) out.push(closer);
       continue;
     }
@@ -1529,7 +1580,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
         out.push({ file: src.file, line: at.line, column: at.column, message: `invalid YAML: the ${quote === '"' ? 'double' : 'single'} quote opened here is never closed`, fix: `close the value with ${quote} on this line (a ${quote} inside it is written ${quote === '"' ? '\\"' : "''"})` });
         continue;
       }
-    } else if (err.code === 'BAD_INDENT' && FLOW_END.test(err.message)) {
+    } else if (isFlowEnd(err)) {
       const slip = flowSlips.get(err.offset);
       if (slip !== undefined) {
         if (!out.includes(slip)) out.push(slip);

@@ -1,0 +1,70 @@
+// A merge conflict left in a suite file: git's marker lines (`<<<<<<< HEAD`, `=======`,
+// `>>>>>>> their-branch`, and diff3's `||||||| base`) around the two sides of a change. Neither
+// YAML nor JSON reads them, and the parser's words for them ("Implicit keys need to be on a single
+// line", "Expected double-quoted property name") do not say what they are: said as a conflict, at
+// its first line, with the lines to delete to keep either side (docs/troubleshooting.md).
+
+import type { ConfigIssue } from './issues.js';
+
+const OPEN = /^<{7}(?: (.*))?$/;
+const BASE = /^\|{7}(?: .*)?$/;
+const MIDDLE = /^={7}$/;
+const CLOSE = /^>{7}(?: (.*))?$/;
+
+/** `3`, `3 to 5`. */
+function span(from: number, to: number): string {
+  return from === to ? String(from) : `${String(from)} to ${String(to)}`;
+}
+
+/** `lines 3 and 5 to 7`, `line 3`: the spans (in order) that are not empty, those that touch joined. */
+function lines(spans: readonly [number, number][]): string {
+  const said: [number, number][] = [];
+  for (const [from, to] of spans) {
+    const last = said.at(-1);
+    if (from > to) continue;
+    if (last !== undefined && from === last[1] + 1) last[1] = to;
+    else said.push([from, to]);
+  }
+  const one = said.length === 1 && (said[0] as [number, number])[0] === (said[0] as [number, number])[1];
+  return `line${one ? '' : 's'} ${said.map(([from, to]) => span(from, to)).join(' and ')}`;
+}
+
+/**
+ * The merge conflicts git left in `text` (a file of `kind` "YAML" or "JSON"), one issue each at
+ * its `<<<<<<<` line; empty when there is none. Only a whole conflict is said (its three markers
+ * in order); a marker line alone is said by the parser.
+ */
+export function mergeConflicts(file: string, text: string, kind: 'YAML' | 'JSON'): ConfigIssue[] {
+  const all = text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const out: ConfigIssue[] = [];
+  for (let n = 0; n < all.length; n += 1) {
+    const open = OPEN.exec(all[n] as string);
+    if (open === null) continue;
+    let base: number | null = null;
+    let middle: number | null = null;
+    let close: RegExpExecArray | null = null;
+    let k = n + 1;
+    for (; k < all.length; k += 1) {
+      const line = all[k] as string;
+      if (middle === null && base === null && BASE.test(line)) base = k;
+      else if (middle === null && MIDDLE.test(line)) middle = k;
+      else if (middle !== null && (close = CLOSE.exec(line)) !== null) break;
+      else if (OPEN.test(line)) break;
+    }
+    if (middle === null || close === null) continue;
+    // 1-based: the markers' lines, and each side's.
+    const [a, b, m, c] = [n + 1, (base ?? middle) + 1, middle + 1, k + 1];
+    const ours = open[1]?.trim() ?? '';
+    const theirs = close[1]?.trim() ?? '';
+    const side = (name: string, nth: string, from: number, to: number): string => `${name === '' ? `the ${nth} side` : `the side marked ${name}`} (${from > to ? 'empty' : lines([[from, to]])})`;
+    out.push({
+      file,
+      line: a,
+      column: 1,
+      message: `invalid ${kind}: a merge conflict left unresolved at line ${String(a)} (git's ${(all[n] as string).trim()} to ${(all[k] as string).trim()} on line ${String(c)}), which ${kind} does not read`,
+      fix: `keep one side: to keep ${side(ours, 'first', a + 1, b - 1)}, delete ${lines([[a, a], [b, c]])}; to keep ${side(theirs, 'second', m + 1, c - 1)}, delete ${lines([[a, m], [c, c]])}`,
+    });
+    n = k;
+  }
+  return out;
+}
