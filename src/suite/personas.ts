@@ -13,7 +13,7 @@ import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.j
 import { COMPILE_FIX, inlineFlagsFix, regexSlashesNote } from './regex-advice.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { onFirstUse } from '../patterns.js';
-import { checkTextWarnings, commentCutWarnings, commentOnlyFix, commentOnlyWarnings, emptyItemFix, keyed, listItem, trapFile, userTurnWarnings, type TrapFile, type TurnText } from './yaml-traps.js';
+import { checkTextWarnings, commentCutWarnings, commentOnlyFix, commentOnlyWarnings, emptyItemFix, keyed, listItemAt, trapFile, userTurnWarnings, type TrapFile, type TurnText } from './yaml-traps.js';
 import { isSplitNumberMessage, splitNumberAs, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './yaml/split-number.js';
 
 const DEFAULT_MAX_TURNS = 20;
@@ -215,6 +215,8 @@ function userOf(raw: Record<string, unknown>): Record<string, unknown> | null {
 function turnWarnings(file: TrapFile, raw: Record<string, unknown>, path: PathSegment[], prefix: string, warnings: ConfigIssue[]): void {
   const said = (): string => prefix;
   userTurnWarnings(file, path, 'opening', raw.opening, OPENING_TURN, said, warnings);
+  // `persona: # impatient customer`: no persona tag, which the schema takes.
+  commentOnlyWarnings(file, path, 'persona', raw.persona, 'persona', 'the script has no persona tag', said, warnings);
   const user = userOf(raw);
   if (user !== null) {
     const at = [...path, 'user'];
@@ -225,7 +227,7 @@ function turnWarnings(file: TrapFile, raw: Record<string, unknown>, path: PathSe
   }
   if (!Array.isArray(raw.followUps)) return;
   const followUps = [...path, 'followUps'];
-  raw.followUps.forEach((f, i) => userTurnWarnings(file, followUps, i, f, { name: `follow-up #${i + 1}`, effect: 'the agent is sent', written: listItem }, said, warnings));
+  raw.followUps.forEach((f, i) => userTurnWarnings(file, followUps, i, f, { name: `follow-up #${i + 1}`, effect: 'the agent is sent', written: listItemAt(file.src, followUps, i) }, said, warnings));
 }
 
 /**

@@ -142,6 +142,44 @@ describe('a user turn cut at " #"', () => {
     expect(r.suite?.personas.find((p) => p.label === 'i')?.user).toEqual({ goal: 'get a refund', instructions: null, maxTurns: 3 });
   });
 
+  it("warns of a fixture's or a script's persona and a fixture's assert YAML read as a comment alone: no persona tag, no check (a probe)", async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\npersona: # impatient customer\nassert:   # contains "30 days"\n',
+      [`${F}/b.yml`]: 'label: b\nmessage: hi\nassert: # TODO\n',
+      [`${P}/p.yml`]: 'label: p\npersona:  # impatient customer\nopening: hi\nexpect:\n  terminal: finish\n',
+      // Nothing after the key, or the comment on a line of its own: as written, not said.
+      [`${F}/ok.yml`]: 'label: ok\nmessage: hi\npersona:\n# a probe for now\nassert:\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(said(r.warnings)).toEqual([
+      `${F}/a.yml:3:10: fixture "a": YAML reads "# impatient customer" after "persona:" as a comment, so persona is empty: the fixture has no persona tag | quote it if it is the text (persona: "# impatient customer"); if it is a comment, put it on a line of its own, or remove persona`,
+      `${F}/a.yml:4:11: fixture "a": YAML reads "# contains \\"30 days\\"" after "assert:" as a comment, so assert is empty: the fixture has no check, so it passes as a probe whatever the reply | write the check as a mapping if it is the check meant (assert: { contains: "30 days" }); if it is a comment, put it on a line of its own, or remove assert`,
+      `${F}/b.yml:3:9: fixture "b": YAML reads "# TODO" after "assert:" as a comment, so assert is empty: the fixture has no check, so it passes as a probe whatever the reply | write the check after assert:, e.g. assert: { contains: "30 days" }; if it is a comment, put it on a line of its own, or remove assert`,
+      `${P}/p.yml:2:11: persona script "p": YAML reads "# impatient customer" after "persona:" as a comment, so persona is empty: the script has no persona tag | quote it if it is the text (persona: "# impatient customer"); if it is a comment, put it on a line of its own, or remove persona`,
+    ]);
+    // Loaded as YAML reads them: no persona, no check.
+    expect(r.suite?.fixtures.map((f) => [f.label, f.persona, f.assertion])).toEqual([
+      ['a', null, null],
+      ['b', null, null],
+      ['ok', null, null],
+    ]);
+    expect(r.suite?.personas.map((p) => [p.label, p.persona])).toEqual([['p', null]]);
+  });
+
+  it('says a value YAML read as a comment alone after an anchor or tag (instructions: &i # be brief), and keeps the anchor in the fix', async () => {
+    const r = await load({
+      [`${P}/i.yml`]: 'label: i\nuser:\n  goal: get a refund\n  instructions: &i # be brief\n  maxTurns: 3\nexpect:\n  terminal: finish\n',
+      [`${P}/o.yml`]: 'label: o\nopening: &o   # 42\nfollowUps:\n  - &f #7 arrived broken\nexpect:\n  conversations: [orders]\n',
+    });
+    expect(said(r.errors)).toEqual([
+      `${P}/o.yml:2:1: persona script "o": opening must be a string, found an empty value (null) | YAML reads "# 42" after "opening:" as a comment, so opening is empty: quote it if it is the text (opening: &o "# 42")`,
+      `${P}/o.yml:4:3: persona script "o": followUps[0] must be a string, found an empty value (null) | YAML reads "#7 arrived broken" after the "-" as a comment, so follow-up #1 is empty: quote it if it is the text (- &f "#7 arrived broken"), or remove the item`,
+    ]);
+    expect(said(r.warnings.filter((w) => w.line !== 1))).toEqual([
+      `${P}/i.yml:4:20: persona script "i": YAML reads "# be brief" after "instructions:" as a comment, so user.instructions is empty: the simulator is given no instructions | quote it if it is the text (instructions: &i "# be brief"); if it is a comment, put it on a line of its own, or remove instructions`,
+    ]);
+  });
+
   it('tells an expect.criteria or expect.conversations item YAML read as a comment alone why it is empty, as a follow-up is', async () => {
     const r = await load({
       [`${P}/c.yml`]: 'label: c\nopening: hi\nexpect:\n  criteria:\n    - # the agent apologises\n    - The agent offers a refund\n    -\n  conversations:\n    -   # refunds \n',
@@ -262,6 +300,29 @@ describe('a value in curly quotes', () => {
     expect(said(r.warnings)).toEqual([
       `${P}/p.yml:4:5: persona script "p": follow-up #1 on line 4 is in curly quotes “Thanks”, which are part of the text: the agent is sent them | write straight quotes (- "Thanks") or none`,
       `${P}/p.yml:6:23: persona script "p": expect.reply[0]: the contains value on line 6 is in curly quotes “ok”, which are part of the text: the check looks for them in the reply | write straight quotes (contains: "ok") or none`,
+    ]);
+  });
+
+  it('writes the fix for a follow-up in curly quotes in a list in [ ] as an item of that list, without a "-"', async () => {
+    const r = await load({
+      [`${P}/p.yml`]: 'label: p\nopening: hi\nfollowUps: [ Hi !, “Thanks” ]\nexpect:\n  conversations: [orders]\n',
+      [`${P}/q.yml`]: 'label: q\nopening: hi\nfollowUps: [\n  ok,\n  &t “Thanks”\n]\nexpect:\n  conversations: [orders]\n',
+      // After its "-", past an anchor, or on the line below it: with the "-".
+      [`${P}/r.yml`]: 'label: r\nopening: hi\nfollowUps:\n  - &a “Thanks”\n  -   # then\n    “Bye”\nexpect:\n  conversations: [orders]\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(r.warnings.map((w) => `${w.file}:${w.line ?? '-'}: ${w.fix}`)).toEqual([
+      `${P}/p.yml:3: write straight quotes ("Thanks") or none`,
+      `${P}/q.yml:5: write straight quotes (&t "Thanks") or none`,
+      `${P}/r.yml:4: write straight quotes (- &a "Thanks") or none`,
+      `${P}/r.yml:6: write straight quotes (- "Bye") or none`,
+    ]);
+    // The schema's fix for an item read as a number says it so too (the one place that decides: itemLead).
+    const numbers = await load({ [`${P}/n.yml`]: 'label: n\nopening: hi\nfollowUps:\n  - &a 42\n  -\n    43\nexpect:\n  conversations: [orders]\n', [`${P}/m.yml`]: 'label: m\nopening: hi\nfollowUps: [ ok,\n  44 ]\nexpect:\n  conversations: [orders]\n' });
+    expect(numbers.errors.map((e) => `${e.file}:${e.line ?? '-'}: ${e.fix}`)).toEqual([
+      `${P}/m.yml:4: put the value in quotes: "44"`,
+      `${P}/n.yml:4: put the value in quotes: - "42"`,
+      `${P}/n.yml:6: put the value in quotes: - "43"`,
     ]);
   });
 
