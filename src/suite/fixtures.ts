@@ -6,7 +6,7 @@ import * as z from 'zod';
 import type { Assertion, Fixture, SingleAssertion } from '../types.js';
 import { describeValue, flowYaml, quote, rangeCheckedAfter, REFUSED_AFTER, translateZodIssues, type NumberRange } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
-import { itemFileRule, itemsOfFile, soundItemsOfFile, splitNumbersOfOneItem, type ItemFileFindings } from './item-file.js';
+import { itemFileRule, itemsOfFile, nextItemInside, soundItemsOfFile, splitNumbersOfOneItem, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { toExpectation, toolSchemas } from './tools.js';
@@ -172,6 +172,8 @@ function checkItem(file: TrapFile, data: unknown, path: PathSegment[], result: F
       if (assertAt !== null && issue.line === assertAt.line && issue.column === assertAt.column) issue.fix = assertTextFix(raw.assert as string);
     }
     commentOnlyFix(file, path, 'message', raw.message, issues);
+    // `- label: next` written inside assert's list: the next fixture, said so (item-file.ts).
+    nextItemInside(src, FIXTURE_FILE, raw, path, prefix(), issues);
     result.errors.push(...issues);
   }
 

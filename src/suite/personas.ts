@@ -8,7 +8,7 @@ import { checkFlags, DEFAULT_THRESHOLD, REGEX_FLAGS, THRESHOLD_FIX, THRESHOLD_RA
 import { toExpectation, toolSchemas } from './tools.js';
 import { describeValue, lineOf, quote, rangeCheckedAfter, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
-import { itemFileRule, itemsOfFile, soundItemsOfFile, splitNumbersOfOneItem, type ItemFileFindings } from './item-file.js';
+import { itemFileRule, itemsOfFile, nextItemInside, soundItemsOfFile, splitNumbersOfOneItem, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
 import { COMPILE_FIX, inlineFlagsFix, regexSlashesNote } from './regex-advice.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
@@ -146,6 +146,8 @@ function checkScript(file: TrapFile, data: unknown, path: PathSegment[], result:
     const suggestAlso = path.length === 0 ? ['personas'] : undefined;
     const issues = translateZodIssues({ src, schema, data: raw, base: path, prefix, suggestAlso }, parsed.error.issues);
     emptyTurnFixes(file, raw, path, issues);
+    // `- label: next` written inside followUps' list: the next script, said so (item-file.ts).
+    nextItemInside(src, PERSONA_FILE, raw, path, prefix, issues);
     result.errors.push(...issues);
   }
   if (labelText !== null) {

@@ -342,3 +342,44 @@ describe('a value in curly quotes', () => {
     expect(r.warnings.map((w) => w.message)).toEqual(['1 fixture uses a judge assertion (first: "judge") but no judge is configured: it is not evaluated']);
   });
 });
+
+describe('the next item written inside a list of the item above', () => {
+  it("says a fixture written inside assert's list as the next fixture, at its \"-\", with the line as it should read", async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    message: hi\n    assert:\n    - contains: x\n    - label: next\n      message: hello\n\n      assert: { contains: y }\n  - label: c\n    message: hi\n',
+      // Deeper, at the column of assert's items, in a bare list: one line.
+      [`${F}/b.yml`]: '- label: b\n  message: hi\n  assert:\n    - contains: x\n    - label: b2\n',
+    });
+    expect(said(r.errors)).toEqual([
+      `${F}/a.yml:6:5: fixture "a": assert[1] on line 6 has a fixture's keys (label, message, assert): the next fixture, written inside the list of assert above, which YAML reads as one more item of that list | write it at the column of the fixtures' "-" (column 3, not 5), so that line 6 reads\n      - label: next\n  and move lines 7 to 9 left by 2 spaces too`,
+      `${F}/b.yml:5:5: fixture "b": assert[1] on line 5 has a fixture's keys (label): the next fixture, written inside the list of assert above, which YAML reads as one more item of that list | write it at the column of the fixtures' "-" (column 1, not 5), so that line 5 reads\n    - label: b2`,
+    ]);
+    // The fix as written: three fixtures, no error.
+    const fixed = await load({ [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    message: hi\n    assert:\n    - contains: x\n  - label: next\n    message: hello\n\n    assert: { contains: y }\n  - label: c\n    message: hi\n' });
+    expect(fixed.errors).toEqual([]);
+    expect(fixed.suite?.fixtures.map((f) => f.label)).toEqual(['a', 'next', 'c']);
+  });
+
+  it("says a persona script written inside followUps' or mocks' list as the next script", async () => {
+    const r = await load({
+      [`${P}/p.yml`]: 'personas:\n  - label: a\n    opening: hi\n    expect:\n      terminal: finish\n    followUps:\n    - ok\n    - label: b\n      opening: hi\n      expect:\n        terminal: finish\n',
+      [`${P}/q.yml`]: 'personas:\n  - label: q\n    opening: hi\n    expect:\n      terminal: finish\n    mocks:\n    - tool: find_order\n    - label: r\n      opening: hi\n',
+    });
+    expect(said(r.errors)).toEqual([
+      `${P}/p.yml:8:5: persona script "a": followUps[1] on line 8 has a persona script's keys (label, opening, expect): the next persona script, written inside the list of followUps above, which YAML reads as one more item of that list | write it at the column of the persona scripts' "-" (column 3, not 5), so that line 8 reads\n      - label: b\n  and move lines 9 to 11 left by 2 spaces too`,
+      `${P}/q.yml:8:5: persona script "q": mocks[1] on line 8 has a persona script's keys (label, opening): the next persona script, written inside the list of mocks above, which YAML reads as one more item of that list | write it at the column of the persona scripts' "-" (column 3, not 5), so that line 8 reads\n      - label: r\n  and move line 9 left by 2 spaces too`,
+    ]);
+  });
+
+  it("keeps the schema's words for a mapping with keys no item has, and for a file that is one item", async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    message: hi\n    assert:\n    - contains: x\n    - label: next\n      equals: y\n',
+      [`${F}/one.yml`]: 'label: one\nmessage: hi\nassert:\n- contains: x\n- label: two\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line ?? '-'}: ${e.message.split(';')[0] as string}`)).toEqual([
+      `${F}/a.yml:6: fixture "a": unknown key "label" in assert[1]`,
+      `${F}/a.yml:7: fixture "a": unknown key "equals" in assert[1]`,
+      `${F}/one.yml:5: fixture "one": unknown key "label" in assert[1]`,
+    ]);
+  });
+});
