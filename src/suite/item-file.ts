@@ -150,16 +150,6 @@ export function splitNumbersOfOneItem(src: SourceFile, rule: ItemFileRule, check
  */
 export function nextItemInside(src: SourceFile, rule: ItemFileRule, data: Record<string, unknown>, path: PathSegment[], prefix: string, issues: ConfigIssue[]): void {
   if (typeof path.at(-1) !== 'number') return;
-  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
-  /** The line of the item at `at`, and the column (0-based) of the "-" its line starts with; null when no "-" starts it. */
-  const dashOf = (at: PathSegment[]): { line: number; dash: number } | null => {
-    const pos = src.valueAt(at);
-    if (pos.line === null || pos.column === null) return null;
-    const lead = /^( *)-[ \t]+$/.exec((lines[pos.line - 1] ?? '').slice(0, pos.column - 1));
-    return lead === null ? null : { line: pos.line, dash: (lead[1] as string).length };
-  };
-  const outer = dashOf(path);
-  if (outer === null) return;
   const keys = rule.item.keys();
   const items = `${rule.item.noun}s'`;
   const found: { rel: PathSegment[]; keys: string[] }[] = [];
@@ -176,6 +166,18 @@ export function nextItemInside(src: SourceFile, rule: ItemFileRule, data: Record
     for (const [k, v] of Object.entries(value)) walk(v, [...rel, k]);
   };
   walk(data, []);
+  // The file's lines, only for an item that has such a mapping (the schema refused the item).
+  if (found.length === 0) return;
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  /** The line of the item at `at`, and the column (0-based) of the "-" its line starts with; null when no "-" starts it. */
+  const dashOf = (at: PathSegment[]): { line: number; dash: number } | null => {
+    const pos = src.valueAt(at);
+    if (pos.line === null || pos.column === null) return null;
+    const lead = /^( *)-[ \t]+$/.exec((lines[pos.line - 1] ?? '').slice(0, pos.column - 1));
+    return lead === null ? null : { line: pos.line, dash: (lead[1] as string).length };
+  };
+  const outer = dashOf(path);
+  if (outer === null) return;
   for (const { rel, keys: own } of found) {
     const full = [...path, ...rel];
     const inner = dashOf(full);
