@@ -1,6 +1,7 @@
 // Valid YAML that means something else than it looks (src/suite/yaml-traps.ts; docs/fixtures.md,
-// "Text YAML reads otherwise"): a user turn cut at a ` #`, a value in curly quotes. Through the real
-// loader, with real files in a temporary folder.
+// "Text YAML reads otherwise"): a user turn cut at a ` #`, a value all comment, a value in curly
+// quotes, the next item written inside a list of the item above (item-file.ts, nextItemInside).
+// Through the real loader, with real files in a temporary folder.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
