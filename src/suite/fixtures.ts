@@ -6,7 +6,7 @@ import * as z from 'zod';
 import type { Assertion, Fixture, SingleAssertion } from '../types.js';
 import { describeValue, flowYaml, quote, rangeCheckedAfter, REFUSED_AFTER, translateZodIssues, type NumberRange } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
-import { itemFileRule, itemsOfFile, soundItemsOfFile, splitNumbersOfOneItem, type ItemFileFindings } from './item-file.js';
+import { itemFileRule, itemsOfFile, nextItemInside, soundItemsOfFile, splitNumbersOfOneItem, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { toExpectation, toolSchemas } from './tools.js';
@@ -14,7 +14,7 @@ import { regexCompileAdvice, regexMeaningNote, regexSlashesNote } from './regex-
 import { docsUrl } from '../version.js';
 import { shownJson } from '../words.js';
 import { onFirstUse } from '../patterns.js';
-import { checkTextWarnings, commentOnlyFix, emptyItemFix, keyed, trapFile, userTurnWarnings, type TrapFile, type TurnText } from './yaml-traps.js';
+import { checkTextWarnings, commentOnlyFix, commentOnlyWarnings, emptyItemFix, keyed, trapFile, userTurnWarnings, type TrapFile, type TurnText } from './yaml-traps.js';
 
 const ASSERTION_KINDS = ['contains', 'regex', 'judge', 'maxLatencyMs', 'toolCalled', 'toolNotCalled'] as const;
 export const DEFAULT_THRESHOLD = 0.7;
@@ -172,6 +172,8 @@ function checkItem(file: TrapFile, data: unknown, path: PathSegment[], result: F
       if (assertAt !== null && issue.line === assertAt.line && issue.column === assertAt.column) issue.fix = assertTextFix(raw.assert as string);
     }
     commentOnlyFix(file, path, 'message', raw.message, issues);
+    // `- label: next` written inside assert's list: the next fixture, said so (item-file.ts).
+    nextItemInside(src, FIXTURE_FILE, raw, path, prefix(), issues);
     result.errors.push(...issues);
   }
 
@@ -196,6 +198,11 @@ function checkItem(file: TrapFile, data: unknown, path: PathSegment[], result: F
     err([...path, 'message'], `${prefix()}message is empty`, 'write the user message to send to the agent');
   }
   userTurnWarnings(file, path, 'message', raw.message, MESSAGE_TURN, prefix, result.warnings);
+  // `persona: # impatient customer`, `assert: # contains "30 days"`: empty, which the schema takes,
+  // said as YAML reads it (yaml-traps.ts). A check written as a comment leaves the fixture a probe,
+  // which passes whatever the reply: the warning says so (docs/fixtures.md, "Text YAML reads otherwise").
+  commentOnlyWarnings(file, path, 'persona', raw.persona, 'persona', 'the fixture has no persona tag', prefix, result.warnings);
+  commentOnlyWarnings(file, path, 'assert', raw.assert, 'assert', 'the fixture has no check, so it passes as a probe whatever the reply', prefix, result.warnings, commentedAssertFix);
 
   let assertion: Assertion | null = null;
   const a = raw.assert;
@@ -392,11 +399,25 @@ export function checkFlags(flags: string): string | null {
   return null;
 }
 
-/** The fix for `assert: <text>`: the check as a mapping, with the kind the text starts with when it names one. */
-function assertTextFix(text: string): string {
+/** The check `text` names as a mapping (`contains 30 days`: `assert: { contains: "30 days" }`), or null when it starts with no kind. */
+function namedCheck(text: string): string | null {
   const m = /^(contains|regex|judge|maxLatencyMs)\b\s*[:=]?\s*(.*)$/.exec(text.trim());
-  if (m === null || m[2] === '') return `write the check as a mapping, e.g. assert: { contains: ${shownJson(text.trim())} } (the reply contains that text); the kinds are in ${docsUrl('fixtures.md', 'Assertions')}`;
+  if (m === null || m[2] === '') return null;
   const [, kind = '', rest = ''] = m;
   const value = kind === 'maxLatencyMs' && /^\d+$/.test(rest) ? rest : shownJson(rest.replace(/^(["'])(.*)\1$/, '$2'));
-  return `write the check as a mapping: assert: { ${kind}: ${value} }`;
+  return `assert: { ${kind}: ${value} }`;
+}
+
+/** The fix for `assert: <text>`: the check as a mapping, with the kind the text starts with when it names one. */
+function assertTextFix(text: string): string {
+  const check = namedCheck(text);
+  return check === null
+    ? `write the check as a mapping, e.g. assert: { contains: ${shownJson(text.trim())} } (the reply contains that text); the kinds are in ${docsUrl('fixtures.md', 'Assertions')}`
+    : `write the check as a mapping: ${check}`;
+}
+
+/** The fix for `assert: # contains "30 days"` when the comment is the check meant: the check it names, as a mapping; else a check's form. */
+function commentedAssertFix(comment: string): string {
+  const check = namedCheck(comment.replace(/^#+/, ''));
+  return check === null ? `write the check after assert:, e.g. assert: { contains: "30 days" }` : `write the check as a mapping if it is the check meant (${check})`;
 }

@@ -57,6 +57,24 @@ export function flowYaml(value: unknown): string {
   return String(value);
 }
 
+/**
+ * What a fix writes before a list's item at `pos`: `- ` for an item after its "-" (past an anchor
+ * or tag, `- &a 42`; on the line above for an item that starts its line, `-` then the item below
+ * it), or one whose line is unknown; nothing for an item of a list in [ ], written as it is (after
+ * its "[" or ",", or at the start of a line the list runs on to).
+ */
+export function itemLead(src: SourceFile, pos: Position): '- ' | '' {
+  if (pos.line === null || pos.column === null) return '- ';
+  const lines = src.text.split(/\r?\n/);
+  let before = (lines[pos.line - 1] ?? '').slice(0, pos.column - 1);
+  // An item that starts its line: what is written last above it, past blank lines and comments alone.
+  for (let n = pos.line - 1; before.trim() === '' && n >= 1; n -= 1) {
+    const above = lines[n - 1] ?? '';
+    if (!above.trimStart().startsWith('#')) before = above.replace(/[ \t]+#.*$/, '');
+  }
+  return /(?:^|[ \t])-(?:[ \t]+[&!][^\s,[\]{}]*)*[ \t]*$/.test(before) ? '- ' : '';
+}
+
 /** What the file holds, in words: `the string "x"`, `the number 3`, `a list`. */
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
@@ -1129,11 +1147,8 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       // A list's item is written after its "-", not as a key (`- "42"`, not `2: "42"`).
       const item = typeof last === 'number';
       const pos = ctx.src.valueAt(full);
-      // An item of a list in [ ] is written as it is (after its "[" or ",", or at the start of a line
-      // the list runs on to): only an item after its "-" is shown with it.
-      const before = pos.column === null ? null : lineOf(ctx.src, pos.line)?.slice(0, pos.column - 1).trimEnd();
       // In a JSON file (a baseline) the key is written as JSON writes it, as a missing key's fix above.
-      const lead = item ? (before === null || before === undefined || before.endsWith('-') ? '- ' : '') : yaml ? `${String(last ?? 'value')}: ` : `"${String(last ?? 'value')}": `;
+      const lead = item ? itemLead(ctx.src, pos) : yaml ? `${String(last ?? 'value')}: ` : `"${String(last ?? 'value')}": `;
       const quoteFix =
         written !== null
           ? `put the value in quotes: ${lead}${shownJson(written)}`

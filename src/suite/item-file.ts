@@ -4,7 +4,8 @@
 
 import * as z from 'zod';
 import { describeValue, lineOf, meantKey, quote, translateZodIssues, type ConfigIssue } from './issues.js';
-import type { PathSegment, SourceFile } from './yaml/index.js';
+import { pathText, type PathSegment, type SourceFile } from './yaml/index.js';
+import { plural } from '../words.js';
 import { isSplitNumberMessage, splitNumberAt, splitWritesKeyTwice } from './yaml/split-number.js';
 import { onFirstUse } from '../patterns.js';
 
@@ -135,4 +136,77 @@ export function splitNumbersOfOneItem(src: SourceFile, rule: ItemFileRule, check
     const split = read === null ? null : splitNumberAt(line, i.column + read[0].length);
     return split !== null && split.column === i.column && splitWritesKeyTwice(split);
   });
+}
+
+/**
+ * `assert:`, `- contains: x`, then `- label: next` at the keys' column: the next item, written
+ * inside a list of the item above, which YAML reads as one more item of that list, so the schema
+ * says its keys are unknown there (`unknown key "label" in assert[1]`, with the fix to remove it)
+ * or that it must be text (`followUps[1] must be a string, found a mapping`). A mapping in a list
+ * inside an item of the file's list that has a label and only keys an item has is said so instead,
+ * once, at its "-": the likely reading, and the fix, to write it at the column of the items' "-",
+ * with the line as it should read (its next lines moved alike). `issues`: the item's, from the
+ * schema; `prefix`: said before the message (`fixture "a": `).
+ */
+export function nextItemInside(src: SourceFile, rule: ItemFileRule, data: Record<string, unknown>, path: PathSegment[], prefix: string, issues: ConfigIssue[]): void {
+  if (typeof path.at(-1) !== 'number') return;
+  const keys = rule.item.keys();
+  const items = `${rule.item.noun}s'`;
+  const found: { rel: PathSegment[]; keys: string[] }[] = [];
+  const walk = (value: unknown, rel: PathSegment[]): void => {
+    if (value === null || typeof value !== 'object' || rel.length > 4) return;
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => {
+        const own = v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : [];
+        if (own.includes('label') && own.every((k) => keys.includes(k))) found.push({ rel: [...rel, i], keys: own });
+        else walk(v, [...rel, i]);
+      });
+      return;
+    }
+    for (const [k, v] of Object.entries(value)) walk(v, [...rel, k]);
+  };
+  walk(data, []);
+  // The file's lines, only for an item that has such a mapping (the schema refused the item).
+  if (found.length === 0) return;
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  /** The line of the item at `at`, and the column (0-based) of the "-" its line starts with; null when no "-" starts it. */
+  const dashOf = (at: PathSegment[]): { line: number; dash: number } | null => {
+    const pos = src.valueAt(at);
+    if (pos.line === null || pos.column === null) return null;
+    const lead = /^( *)-[ \t]+$/.exec((lines[pos.line - 1] ?? '').slice(0, pos.column - 1));
+    return lead === null ? null : { line: pos.line, dash: (lead[1] as string).length };
+  };
+  const outer = dashOf(path);
+  if (outer === null) return;
+  for (const { rel, keys: own } of found) {
+    const full = [...path, ...rel];
+    const inner = dashOf(full);
+    if (inner === null || inner.dash <= outer.dash) continue;
+    // The schema's words for it: at its keys, or at the item.
+    const at = [src.valueAt(full), ...own.map((k) => src.keyAt(full, k))];
+    const said = (i: ConfigIssue): boolean => i.file === src.file && at.some((p) => p !== null && p.line === i.line && p.column === i.column);
+    if (!issues.some(said)) continue;
+    // Its lines: those after its "-" line right of the "-", up to the first that is not (blank lines between kept).
+    let last = inner.line;
+    for (let n = inner.line + 1; n <= lines.length; n += 1) {
+      const text = lines[n - 1] as string;
+      if (text.trim() === '') continue;
+      if ((/^ */.exec(text)?.[0] ?? '').length <= inner.dash) break;
+      last = n;
+    }
+    const shift = inner.dash - outer.dash;
+    const list = pathText(rel.slice(0, -1));
+    const moved = last === inner.line ? '' : `\n  and move ${last === inner.line + 1 ? `line ${String(last)}` : `lines ${String(inner.line + 1)} to ${String(last)}`} left by ${plural(shift, 'space', 'spaces')} too`;
+    // In the place of the first of the schema's, the others left out.
+    const first = issues.findIndex(said);
+    const kept = issues.filter((i, n) => n === first || !said(i));
+    kept.splice(kept.indexOf(issues[first] as ConfigIssue), 1, {
+      file: src.file,
+      line: inner.line,
+      column: inner.dash + 1,
+      message: `${prefix}${pathText(rel)} on line ${String(inner.line)} has a ${rule.item.noun}'s keys (${own.join(', ')}): the next ${rule.item.noun}, written inside the list of ${list} above, which YAML reads as one more item of that list`,
+      fix: `write it at the column of the ${items} "-" (column ${String(outer.dash + 1)}, not ${String(inner.dash + 1)}), so that line ${String(inner.line)} reads\n    ${(lines[inner.line - 1] as string).slice(shift)}${moved}`,
+    });
+    issues.splice(0, issues.length, ...kept);
+  }
 }

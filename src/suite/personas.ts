@@ -8,12 +8,12 @@ import { checkFlags, DEFAULT_THRESHOLD, REGEX_FLAGS, THRESHOLD_FIX, THRESHOLD_RA
 import { toExpectation, toolSchemas } from './tools.js';
 import { describeValue, lineOf, quote, rangeCheckedAfter, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
-import { itemFileRule, itemsOfFile, soundItemsOfFile, splitNumbersOfOneItem, type ItemFileFindings } from './item-file.js';
+import { itemFileRule, itemsOfFile, nextItemInside, soundItemsOfFile, splitNumbersOfOneItem, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
 import { COMPILE_FIX, inlineFlagsFix, regexSlashesNote } from './regex-advice.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { onFirstUse } from '../patterns.js';
-import { checkTextWarnings, commentCutWarnings, commentOnlyFix, commentOnlyWarnings, emptyItemFix, keyed, listItem, trapFile, userTurnWarnings, type TrapFile, type TurnText } from './yaml-traps.js';
+import { checkTextWarnings, commentCutWarnings, commentOnlyFix, commentOnlyWarnings, emptyItemFix, keyed, listItemAt, trapFile, userTurnWarnings, type TrapFile, type TurnText } from './yaml-traps.js';
 import { isSplitNumberMessage, splitNumberAs, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './yaml/split-number.js';
 
 const DEFAULT_MAX_TURNS = 20;
@@ -146,6 +146,8 @@ function checkScript(file: TrapFile, data: unknown, path: PathSegment[], result:
     const suggestAlso = path.length === 0 ? ['personas'] : undefined;
     const issues = translateZodIssues({ src, schema, data: raw, base: path, prefix, suggestAlso }, parsed.error.issues);
     emptyTurnFixes(file, raw, path, issues);
+    // `- label: next` written inside followUps' list: the next script, said so (item-file.ts).
+    nextItemInside(src, PERSONA_FILE, raw, path, prefix, issues);
     result.errors.push(...issues);
   }
   if (labelText !== null) {
@@ -215,6 +217,8 @@ function userOf(raw: Record<string, unknown>): Record<string, unknown> | null {
 function turnWarnings(file: TrapFile, raw: Record<string, unknown>, path: PathSegment[], prefix: string, warnings: ConfigIssue[]): void {
   const said = (): string => prefix;
   userTurnWarnings(file, path, 'opening', raw.opening, OPENING_TURN, said, warnings);
+  // `persona: # impatient customer`: no persona tag, which the schema takes.
+  commentOnlyWarnings(file, path, 'persona', raw.persona, 'persona', 'the script has no persona tag', said, warnings);
   const user = userOf(raw);
   if (user !== null) {
     const at = [...path, 'user'];
@@ -225,7 +229,7 @@ function turnWarnings(file: TrapFile, raw: Record<string, unknown>, path: PathSe
   }
   if (!Array.isArray(raw.followUps)) return;
   const followUps = [...path, 'followUps'];
-  raw.followUps.forEach((f, i) => userTurnWarnings(file, followUps, i, f, { name: `follow-up #${i + 1}`, effect: 'the agent is sent', written: listItem }, said, warnings));
+  raw.followUps.forEach((f, i) => userTurnWarnings(file, followUps, i, f, { name: `follow-up #${i + 1}`, effect: 'the agent is sent', written: listItemAt(file.src, followUps, i) }, said, warnings));
 }
 
 /**

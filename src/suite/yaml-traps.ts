@@ -3,7 +3,7 @@
 // is a warning: the file is read as YAML reads it, and the warning says what was read and the fix.
 
 import type { ConfigIssue } from './issues.js';
-import { quote } from './issues.js';
+import { itemLead, quote } from './issues.js';
 import type { PathSegment, Position, SourceFile } from './yaml/index.js';
 import { shownJson } from '../words.js';
 
@@ -125,13 +125,19 @@ function commentCutWarning(file: TrapFile, base: PathSegment[], key: PathSegment
   return null;
 }
 
-/** The comment alone written after `lead` (a key's `message:`, an item's `-`) at `at` (`# ask about refunds`), and its column; or null. */
-function commentAlone(file: TrapFile, at: Position | null, lead: string): { comment: string; column: number } | null {
+/**
+ * The comment alone written after `lead` (a key's `message:`, an item's `-`) at `at` (`# ask about
+ * refunds`), its column, and the anchor and tag written between them (`instructions: &i # be
+ * brief`: `&i`, an anchored empty value); or null.
+ */
+function commentAlone(file: TrapFile, at: Position | null, lead: string): { comment: string; column: number; props: string } | null {
   const lines = file.lines();
   if (lines === null || at === null || at.line === null || at.column === null) return null;
   const written = (lines[at.line - 1] ?? '').replace(/\r$/, '').slice(at.column - 1);
-  const alone = written.startsWith(lead) ? /^([ \t]+)(#.*?)[ \t]*$/.exec(written.slice(lead.length)) : null;
-  return alone === null ? null : { comment: alone[2] as string, column: at.column + lead.length + (alone[1] as string).length };
+  const alone = written.startsWith(lead) ? /^((?:[ \t]+[&!][^\s,[\]{}]*)*[ \t]+)(#.*?)[ \t]*$/.exec(written.slice(lead.length)) : null;
+  if (alone === null) return null;
+  const before = alone[1] as string;
+  return { comment: alone[2] as string, column: at.column + lead.length + before.length, props: before.trim().replace(/[ \t]+/g, ' ') };
 }
 
 /** Why a value is empty: `YAML reads "# ask about refunds" after the "-" as a comment, so follow-up #1 is empty`. */
@@ -166,16 +172,29 @@ export function commentOnlyFix(file: TrapFile, base: PathSegment[], key: PathSeg
   const issue = alone === null || at === null ? undefined : issues.find((i) => i.file === src.file && i.line === at.line && i.column === at.column);
   if (alone === null || issue === undefined) return;
   const why = readAsComment(alone.comment, lead, name);
-  issue.fix = item ? `${why}: quote it if it is the text (${listItem(alone.comment)}), or remove the item` : `${why}: quote it if it is the text (${keyed(name)(alone.comment)})`;
+  issue.fix = item ? `${why}: quote it if it is the text (${listItem(alone.comment, alone.props)}), or remove the item` : `${why}: quote it if it is the text (${keyed(name)(alone.comment, alone.props)})`;
 }
 
 /**
- * `instructions: # be brief`: a key the schema takes empty (null, as none), whose value YAML read as
- * a comment alone, is said to `warnings` at the #: the file loads as YAML reads it, and `none` says
- * what that does (`the simulator is given no instructions`). A comment meant as one is said too, as
- * after a value cut at a ` #`: the fix gives both ways. `name`: how the key is named (`user.instructions`).
+ * `instructions: # be brief`, `persona: # impatient customer`, `assert: # contains "30 days"`: a
+ * key the schema takes empty (null, as none), whose value YAML read as a comment alone, is said to
+ * `warnings` at the #: the file loads as YAML reads it, and `none` says what that does (`the
+ * simulator is given no instructions`). A comment meant as one is said too, as after a value cut at
+ * a ` #`: the fix gives both ways. `name`: how the key is named (`user.instructions`); `meant`: the
+ * fix for the text meant as the value, from the comment and the anchor and tag written before it
+ * (by default, to quote it: `instructions: &i "# be brief"`).
  */
-export function commentOnlyWarnings(file: TrapFile, base: PathSegment[], key: string, value: unknown, name: string, none: string, prefix: () => string, warnings: ConfigIssue[]): void {
+export function commentOnlyWarnings(
+  file: TrapFile,
+  base: PathSegment[],
+  key: string,
+  value: unknown,
+  name: string,
+  none: string,
+  prefix: () => string,
+  warnings: ConfigIssue[],
+  meant: (comment: string, props: string) => string = (comment, props) => `quote it if it is the text (${keyed(key)(comment, props)})`,
+): void {
   if (value !== null || file.lines() === null) return;
   const at = file.src.keyAt(base, key);
   const alone = commentAlone(file, at, `${key}:`);
@@ -185,7 +204,7 @@ export function commentOnlyWarnings(file: TrapFile, base: PathSegment[], key: st
     line: at.line,
     column: alone.column,
     message: `${prefix()}${readAsComment(alone.comment, `${key}:`, name)}: ${none}`,
-    fix: `quote it if it is the text (${keyed(key)(alone.comment)}); if it is a comment, put it on a line of its own, or remove ${key}`,
+    fix: `${meant(alone.comment, alone.props)}; if it is a comment, put it on a line of its own, or remove ${key}`,
   });
 }
 
@@ -273,5 +292,15 @@ export const keyed =
   (text: string, props = ''): string =>
     `${key}: ${props === '' ? '' : `${props} `}${shownJson(text)}`;
 
-/** `- "text"`, as a fix writes a list item; with its anchor and tag, `- &q "text"`. */
-export const listItem = (text: string, props = ''): string => `- ${props === '' ? '' : `${props} `}${shownJson(text)}`;
+/** `- "text"`, as a fix writes a list item; with its anchor and tag, `- &q "text"`; in a list in [ ] (`lead` ''), `"text"`. */
+export const listItem = (text: string, props = '', lead: '- ' | '' = '- '): string => `${lead}${props === '' ? '' : `${props} `}${shownJson(text)}`;
+
+/**
+ * How a fix writes item `index` of the list at `base`: after its "-", or as it is in a list in [ ]
+ * (`followUps: [ Hi, “Thanks” ]`: `"Thanks"`), as the schema's fixes write an item (itemLead). Its
+ * position is looked up only when a fix is written.
+ */
+export const listItemAt =
+  (src: SourceFile, base: PathSegment[], index: number) =>
+  (text: string, props = ''): string =>
+    listItem(text, props, itemLead(src, src.valueAt([...base, index])));

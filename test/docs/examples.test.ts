@@ -348,6 +348,11 @@ describe("docs/troubleshooting.md's configuration errors", () => {
       'persona script "p": YAML reads "# be brief" after "instructions:" as a comment, so user.instructions is empty: the simulator is given no instructions',
       { [C]: OK_CONFIG, [P]: 'label: p\nuser:\n  goal: get a refund\n  instructions: # be brief\n  maxTurns: 3\nexpect: { terminal: finish }\n' },
     ],
+    ['fixture "a": YAML reads "# contains \\"30 days\\"" after "assert:" as a comment, so assert is empty: the fixture has no check, so it passes as a probe whatever the reply', { [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert: # contains "30 days"\n' }],
+    [
+      'fixture "a": assert[1] on line 6 has a fixture\'s keys (label, message): the next fixture, written inside the list of assert above, which YAML reads as one more item of that list',
+      { [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    message: hi\n    assert:\n    - contains: x\n    - label: next\n      message: hello\n' },
+    ],
     [
       'invalid YAML: "label" on line 4 is at the column of the "-" of the list item on line 2, so YAML reads it neither as a key of that item nor as an item of the list',
       { [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    message: hi\n  label: b\n' },

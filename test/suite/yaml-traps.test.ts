@@ -1,6 +1,7 @@
 // Valid YAML that means something else than it looks (src/suite/yaml-traps.ts; docs/fixtures.md,
-// "Text YAML reads otherwise"): a user turn cut at a ` #`, a value in curly quotes. Through the real
-// loader, with real files in a temporary folder.
+// "Text YAML reads otherwise"): a user turn cut at a ` #`, a value all comment, a value in curly
+// quotes, the next item written inside a list of the item above (item-file.ts, nextItemInside).
+// Through the real loader, with real files in a temporary folder.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -142,6 +143,44 @@ describe('a user turn cut at " #"', () => {
     expect(r.suite?.personas.find((p) => p.label === 'i')?.user).toEqual({ goal: 'get a refund', instructions: null, maxTurns: 3 });
   });
 
+  it("warns of a fixture's or a script's persona and a fixture's assert YAML read as a comment alone: no persona tag, no check (a probe)", async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\npersona: # impatient customer\nassert:   # contains "30 days"\n',
+      [`${F}/b.yml`]: 'label: b\nmessage: hi\nassert: # TODO\n',
+      [`${P}/p.yml`]: 'label: p\npersona:  # impatient customer\nopening: hi\nexpect:\n  terminal: finish\n',
+      // Nothing after the key, or the comment on a line of its own: as written, not said.
+      [`${F}/ok.yml`]: 'label: ok\nmessage: hi\npersona:\n# a probe for now\nassert:\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(said(r.warnings)).toEqual([
+      `${F}/a.yml:3:10: fixture "a": YAML reads "# impatient customer" after "persona:" as a comment, so persona is empty: the fixture has no persona tag | quote it if it is the text (persona: "# impatient customer"); if it is a comment, put it on a line of its own, or remove persona`,
+      `${F}/a.yml:4:11: fixture "a": YAML reads "# contains \\"30 days\\"" after "assert:" as a comment, so assert is empty: the fixture has no check, so it passes as a probe whatever the reply | write the check as a mapping if it is the check meant (assert: { contains: "30 days" }); if it is a comment, put it on a line of its own, or remove assert`,
+      `${F}/b.yml:3:9: fixture "b": YAML reads "# TODO" after "assert:" as a comment, so assert is empty: the fixture has no check, so it passes as a probe whatever the reply | write the check after assert:, e.g. assert: { contains: "30 days" }; if it is a comment, put it on a line of its own, or remove assert`,
+      `${P}/p.yml:2:11: persona script "p": YAML reads "# impatient customer" after "persona:" as a comment, so persona is empty: the script has no persona tag | quote it if it is the text (persona: "# impatient customer"); if it is a comment, put it on a line of its own, or remove persona`,
+    ]);
+    // Loaded as YAML reads them: no persona, no check.
+    expect(r.suite?.fixtures.map((f) => [f.label, f.persona, f.assertion])).toEqual([
+      ['a', null, null],
+      ['b', null, null],
+      ['ok', null, null],
+    ]);
+    expect(r.suite?.personas.map((p) => [p.label, p.persona])).toEqual([['p', null]]);
+  });
+
+  it('says a value YAML read as a comment alone after an anchor or tag (instructions: &i # be brief), and keeps the anchor in the fix', async () => {
+    const r = await load({
+      [`${P}/i.yml`]: 'label: i\nuser:\n  goal: get a refund\n  instructions: &i # be brief\n  maxTurns: 3\nexpect:\n  terminal: finish\n',
+      [`${P}/o.yml`]: 'label: o\nopening: &o   # 42\nfollowUps:\n  - &f #7 arrived broken\nexpect:\n  conversations: [orders]\n',
+    });
+    expect(said(r.errors)).toEqual([
+      `${P}/o.yml:2:1: persona script "o": opening must be a string, found an empty value (null) | YAML reads "# 42" after "opening:" as a comment, so opening is empty: quote it if it is the text (opening: &o "# 42")`,
+      `${P}/o.yml:4:3: persona script "o": followUps[0] must be a string, found an empty value (null) | YAML reads "#7 arrived broken" after the "-" as a comment, so follow-up #1 is empty: quote it if it is the text (- &f "#7 arrived broken"), or remove the item`,
+    ]);
+    expect(said(r.warnings.filter((w) => w.line !== 1))).toEqual([
+      `${P}/i.yml:4:20: persona script "i": YAML reads "# be brief" after "instructions:" as a comment, so user.instructions is empty: the simulator is given no instructions | quote it if it is the text (instructions: &i "# be brief"); if it is a comment, put it on a line of its own, or remove instructions`,
+    ]);
+  });
+
   it('tells an expect.criteria or expect.conversations item YAML read as a comment alone why it is empty, as a follow-up is', async () => {
     const r = await load({
       [`${P}/c.yml`]: 'label: c\nopening: hi\nexpect:\n  criteria:\n    - # the agent apologises\n    - The agent offers a refund\n    -\n  conversations:\n    -   # refunds \n',
@@ -265,6 +304,29 @@ describe('a value in curly quotes', () => {
     ]);
   });
 
+  it('writes the fix for a follow-up in curly quotes in a list in [ ] as an item of that list, without a "-"', async () => {
+    const r = await load({
+      [`${P}/p.yml`]: 'label: p\nopening: hi\nfollowUps: [ Hi !, “Thanks” ]\nexpect:\n  conversations: [orders]\n',
+      [`${P}/q.yml`]: 'label: q\nopening: hi\nfollowUps: [\n  ok,\n  &t “Thanks”\n]\nexpect:\n  conversations: [orders]\n',
+      // After its "-", past an anchor, or on the line below it: with the "-".
+      [`${P}/r.yml`]: 'label: r\nopening: hi\nfollowUps:\n  - &a “Thanks”\n  -   # then\n    “Bye”\nexpect:\n  conversations: [orders]\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(r.warnings.map((w) => `${w.file}:${w.line ?? '-'}: ${w.fix}`)).toEqual([
+      `${P}/p.yml:3: write straight quotes ("Thanks") or none`,
+      `${P}/q.yml:5: write straight quotes (&t "Thanks") or none`,
+      `${P}/r.yml:4: write straight quotes (- &a "Thanks") or none`,
+      `${P}/r.yml:6: write straight quotes (- "Bye") or none`,
+    ]);
+    // The schema's fix for an item read as a number says it so too (the one place that decides: itemLead).
+    const numbers = await load({ [`${P}/n.yml`]: 'label: n\nopening: hi\nfollowUps:\n  - &a 42\n  -\n    43\nexpect:\n  conversations: [orders]\n', [`${P}/m.yml`]: 'label: m\nopening: hi\nfollowUps: [ ok,\n  44 ]\nexpect:\n  conversations: [orders]\n' });
+    expect(numbers.errors.map((e) => `${e.file}:${e.line ?? '-'}: ${e.fix}`)).toEqual([
+      `${P}/m.yml:4: put the value in quotes: "44"`,
+      `${P}/n.yml:4: put the value in quotes: - "42"`,
+      `${P}/n.yml:6: put the value in quotes: - "43"`,
+    ]);
+  });
+
   it('says nothing of curly quotes inside a value, of one quote alone, of straight quotes, or of a judge criterion', async () => {
     const r = await load({
       [`${F}/a.yml`]: [
@@ -279,5 +341,46 @@ describe('a value in curly quotes', () => {
     expect(r.errors).toEqual([]);
     // The one warning: no judge is configured for the judge check.
     expect(r.warnings.map((w) => w.message)).toEqual(['1 fixture uses a judge assertion (first: "judge") but no judge is configured: it is not evaluated']);
+  });
+});
+
+describe('the next item written inside a list of the item above', () => {
+  it("says a fixture written inside assert's list as the next fixture, at its \"-\", with the line as it should read", async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    message: hi\n    assert:\n    - contains: x\n    - label: next\n      message: hello\n\n      assert: { contains: y }\n  - label: c\n    message: hi\n',
+      // Deeper, at the column of assert's items, in a bare list: one line.
+      [`${F}/b.yml`]: '- label: b\n  message: hi\n  assert:\n    - contains: x\n    - label: b2\n',
+    });
+    expect(said(r.errors)).toEqual([
+      `${F}/a.yml:6:5: fixture "a": assert[1] on line 6 has a fixture's keys (label, message, assert): the next fixture, written inside the list of assert above, which YAML reads as one more item of that list | write it at the column of the fixtures' "-" (column 3, not 5), so that line 6 reads\n      - label: next\n  and move lines 7 to 9 left by 2 spaces too`,
+      `${F}/b.yml:5:5: fixture "b": assert[1] on line 5 has a fixture's keys (label): the next fixture, written inside the list of assert above, which YAML reads as one more item of that list | write it at the column of the fixtures' "-" (column 1, not 5), so that line 5 reads\n    - label: b2`,
+    ]);
+    // The fix as written: three fixtures, no error.
+    const fixed = await load({ [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    message: hi\n    assert:\n    - contains: x\n  - label: next\n    message: hello\n\n    assert: { contains: y }\n  - label: c\n    message: hi\n' });
+    expect(fixed.errors).toEqual([]);
+    expect(fixed.suite?.fixtures.map((f) => f.label)).toEqual(['a', 'next', 'c']);
+  });
+
+  it("says a persona script written inside followUps' or mocks' list as the next script", async () => {
+    const r = await load({
+      [`${P}/p.yml`]: 'personas:\n  - label: a\n    opening: hi\n    expect:\n      terminal: finish\n    followUps:\n    - ok\n    - label: b\n      opening: hi\n      expect:\n        terminal: finish\n',
+      [`${P}/q.yml`]: 'personas:\n  - label: q\n    opening: hi\n    expect:\n      terminal: finish\n    mocks:\n    - tool: find_order\n    - label: r\n      opening: hi\n',
+    });
+    expect(said(r.errors)).toEqual([
+      `${P}/p.yml:8:5: persona script "a": followUps[1] on line 8 has a persona script's keys (label, opening, expect): the next persona script, written inside the list of followUps above, which YAML reads as one more item of that list | write it at the column of the persona scripts' "-" (column 3, not 5), so that line 8 reads\n      - label: b\n  and move lines 9 to 11 left by 2 spaces too`,
+      `${P}/q.yml:8:5: persona script "q": mocks[1] on line 8 has a persona script's keys (label, opening): the next persona script, written inside the list of mocks above, which YAML reads as one more item of that list | write it at the column of the persona scripts' "-" (column 3, not 5), so that line 8 reads\n      - label: r\n  and move line 9 left by 2 spaces too`,
+    ]);
+  });
+
+  it("keeps the schema's words for a mapping with keys no item has, and for a file that is one item", async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    message: hi\n    assert:\n    - contains: x\n    - label: next\n      equals: y\n',
+      [`${F}/one.yml`]: 'label: one\nmessage: hi\nassert:\n- contains: x\n- label: two\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line ?? '-'}: ${e.message.split(';')[0] as string}`)).toEqual([
+      `${F}/a.yml:6: fixture "a": unknown key "label" in assert[1]`,
+      `${F}/a.yml:7: fixture "a": unknown key "equals" in assert[1]`,
+      `${F}/one.yml:5: fixture "one": unknown key "label" in assert[1]`,
+    ]);
   });
 });
