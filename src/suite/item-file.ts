@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { describeValue, lineOf, meantKey, quote, translateZodIssues, type ConfigIssue } from './issues.js';
 import { pathText, type PathSegment, type SourceFile } from './yaml/index.js';
-import { plural } from '../words.js';
+import { alsoMoved } from './yaml/syntax.js';
 import { isSplitNumberMessage, splitNumberAt, splitWritesKeyTwice } from './yaml/split-number.js';
 import { onFirstUse } from '../patterns.js';
 
@@ -196,7 +196,7 @@ export function nextItemInside(src: SourceFile, rule: ItemFileRule, data: Record
     }
     const shift = inner.dash - outer.dash;
     const list = pathText(rel.slice(0, -1));
-    const moved = last === inner.line ? '' : `\n  and move ${last === inner.line + 1 ? `line ${String(last)}` : `lines ${String(inner.line + 1)} to ${String(last)}`} left by ${plural(shift, 'space', 'spaces')} too`;
+    const moved = last === inner.line ? '' : alsoMoved(last === inner.line + 1 ? [last] : [inner.line + 1, last], shift);
     // In the place of the first of the schema's, the others left out.
     const first = issues.findIndex(said);
     const kept = issues.filter((i, n) => n === first || !said(i));

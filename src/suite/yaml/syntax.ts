@@ -310,7 +310,7 @@ function isBlank(line: string): boolean {
 }
 
 /** A fix's last line naming the item's next lines (1-based, in order) to move as its "-" does; '' when none. */
-function alsoMoved(next: readonly number[], shift: number, way: 'left' | 'right' = 'left'): string {
+export function alsoMoved(next: readonly number[], shift: number, way: 'left' | 'right' = 'left'): string {
   if (next.length === 0) return '';
   const named = next.length === 1 ? `line ${String(next[0])}` : `lines ${String(next[0])} to ${String(next[next.length - 1])}`;
   return `\n  and move ${named} ${way} by ${plural(shift, 'space', 'spaces')} too`;
