@@ -41,17 +41,20 @@ export const CHECK_NAMES: Record<Check['kind'], string> = {
   criterion: 'criterion',
 };
 
-/** An `expect.reply` entry in words: `contains "30 days", turn 2`, `matches /refund/i, any turn`. */
-export function replyWords(e: ReplyExpectation): string {
+/**
+ * An `expect.reply` entry in words: `contains "30 days", turn 2`, `matches /refund/i, any turn`;
+ * `turn` names a numbered turn (turnWords, or the terminal's welcomeBeforeResult).
+ */
+export function replyWords(e: ReplyExpectation, turn: (index: number) => string = turnWords): string {
   const what = 'contains' in e ? `contains ${quote(e.contains)}` : `matches ${showPattern(e.regex, e.flags)}`;
-  return `${what}, ${e.turn === 'any' ? 'any turn' : e.turn === 'last' ? 'last turn' : turnWords(e.turn)}`;
+  return `${what}, ${e.turn === 'any' ? 'any turn' : e.turn === 'last' ? 'last turn' : turn(e.turn)}`;
 }
 
-/** What a check is about, in plain text: the tool, the criterion; nothing for the others. */
-export function checkSubject(c: Check): string {
+/** What a check is about, in plain text: the tool, the criterion; nothing for the others. `turn` as replyWords'. */
+export function checkSubject(c: Check, turn: (index: number) => string = turnWords): string {
   if (c.kind === 'toolCalled' || c.kind === 'toolNotCalled') return c.expected.tool;
   if (c.kind === 'criterion') return `"${c.expected}"`;
-  if (c.kind === 'reply') return replyWords(c.expected);
+  if (c.kind === 'reply') return replyWords(c.expected, turn);
   return '';
 }
 

@@ -341,6 +341,12 @@ describe('one script in full', () => {
     const w = githubHtml(renderComment(run([], { personas: [ungreeted, greeted] }), ctx));
     expect(text(itemHtml(w, 'ungreeted'))).toContain('First difference from the baseline: Turn 0 (welcome) This run has no turn 0 (welcome). Baseline reply · route main / welcome');
     expect(text(itemHtml(w, 'greeted'))).toContain('The baseline has no turn 0 (welcome). New reply · route main / welcome');
+    // The terminal says it after a colon, never a bracket after the welcome turn's: "Turn 0 (welcome) (this run ...)".
+    const t = renderTerminal(run([], { personas: [shorter, longer, ungreeted, greeted] }), { color: false });
+    expect(t).toContain('first difference from the baseline: Turn 3: this run has no such turn');
+    expect(t).toContain('first difference from the baseline: Turn 0 (welcome): this run has no such turn');
+    expect(t).toContain('first difference from the baseline: Turn 0 (welcome): the baseline has no such turn');
+    expect(t).not.toMatch(/\) \(/);
   });
 
   it('names the check data the agent does not report as not evaluated, with the reason', () => {
@@ -721,10 +727,12 @@ describe("a check on the welcome turn names it 'turn 0 (welcome)' on every surfa
       'turn 2 was not sent: the conversation ended at turn 0 (welcome)',
     ];
     const terminal = renderTerminal(record, { color: false });
-    // The terminal says a reply check's turn once, in its subject.
-    expect(terminal).toContain('✗ reply contains "Kettle Bot", turn 0 (welcome) (fail): reply does not contain "Kettle Bot"');
+    // The terminal says a reply check's turn once, in its subject, and the welcome turn there so that
+    // its result's bracket does not follow the name's: "turn 0 (welcome) (fail)".
+    expect(terminal).toContain('✗ reply contains "Kettle Bot", turn 0, the welcome (fail): reply does not contain "Kettle Bot"');
     expect(terminal).toContain(`tool not called greet (fail): ${shown[1]}`);
-    expect(terminal).toContain('✗ reply contains "Kettle Bot", turn 0 (welcome) (fail): not sent: the agent has no welcome turn');
+    expect(terminal).toContain('✗ reply contains "Kettle Bot", turn 0, the welcome (fail): not sent: the agent has no welcome turn');
+    expect(terminal).not.toContain('(welcome) (');
     expect(terminal).toContain('✗ reply contains "Kettle Bot", turn 2 (fail): not sent: the conversation ended at turn 0 (welcome)');
     const junit = decodeEntities(renderJUnit(record));
     const comment = visibleText(githubHtml(renderComment(record, ctx)));
@@ -736,6 +744,7 @@ describe("a check on the welcome turn names it 'turn 0 (welcome)' on every surfa
     // The comment's table says a tool check by what it observed: the call's turn.
     for (const words of [shown[0], 'called on turn 0 (welcome)', shown[2], shown[3]]) expect(comment).toContain(words);
     expect(html.checks.map((c) => c.observed)).toContain('called on turn 0 (welcome)');
-    for (const out of [terminal, junit, comment]) expect(out).not.toMatch(/turn 0(?! \(welcome\))/);
+    for (const out of [junit, comment]) expect(out).not.toMatch(/turn 0(?! \(welcome\))/);
+    expect(terminal).not.toMatch(/turn 0(?! \(welcome\)|, the welcome \()/);
   });
 });
