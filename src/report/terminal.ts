@@ -15,7 +15,7 @@ import { MAX_DIFF_CHARS } from './diff.js';
 import { tooFewText } from './rates.js';
 import {
   ATTENTION_ORDER,
-  SCRIPT_MARK,
+  SCRIPT_MARK_WORDS,
   SECTION_WORDS,
   buildModel,
   estimateText,
@@ -186,7 +186,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
       // A reworded item: one line at most (docs/meaning.md, "In the terminal, JUnit and report.html").
       if (key === 'reworded') {
         const extra = rewordedRepeatWords(v).map((w) => ` · ${w}`).join('');
-        lines.push(paint(style.colour, fit(`${indent}${style.mark} ${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${terminalLine(v.label)} · ${terminalLine(clip(meaningOf(v), 300))}${extra} · ${terminalLine(v.file)}:${v.line}`)));
+        lines.push(paint(style.colour, fit(`${indent}${style.mark} ${v.kind === 'script' ? `${SCRIPT_MARK_WORDS} ` : ''}${terminalLine(v.label)} · ${terminalLine(clip(meaningOf(v), 300))}${extra} · ${terminalLine(v.file)}:${v.line}`)));
         continue;
       }
       lines.push(...(v.kind === 'script' ? personaLines(v, style, indent, paint, fit, more, own) : fixtureLines(v, style, indent, paint, fit, more, own)));
@@ -444,7 +444,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   const said = own === undefined ? p.error : (own.text ?? own.long);
   const error = said ? cliWordsOf(said, o.file) : said;
   const detail = p.errored ? (error ? `${terminalLine(clipKeepingFix(error, 300))} · ${checks}` : checks) : fault !== null ? `${terminalLine(clipDetail(fault, 300))} · ${checks}` : `${checks}${unsent}`;
-  const head = `${indent}${style.mark} ${SCRIPT_MARK} ${terminalLine(v.label)} · ${terminalLine(cliWordsOf(v.status.join(' · '), o.file))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
+  const head = `${indent}${style.mark} ${SCRIPT_MARK_WORDS} ${terminalLine(v.label)} · ${terminalLine(cliWordsOf(v.status.join(' · '), o.file))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head)), fit(`${indent}    ${terminalLine(detail)}`)];
   // The calls the turn it stopped on had begun when its stream was cut short, as a fixture's (docs/presets.md, "Streamed replies").
   if (p.errored) lines.push(...begunLine(p.errorToolCalls, indent, fit));
