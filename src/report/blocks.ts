@@ -131,7 +131,7 @@ export function interruptedBlock(run: RunRecord, model: ReportModel): string | n
 
 /**
  * The verdicts of all fixtures; labelled so that it does not read as the section counts. One row
- * per verdict, two columns: a column per verdict, beside the label's cell, was wider than a 390 px
+ * per verdict, two columns, "count" the second's heading: a column per verdict, beside the label's cell, was wider than a 390 px
  * phone (with errored and not evaluated items, the last one was scrolled out of sight).
  */
 export function talliesTable(model: ReportModel): string {
@@ -144,7 +144,8 @@ export function talliesTable(model: ReportModel): string {
   if (t.notEvaluated > 0) cols.push(['⚪ not evaluated (not a failure)', thousands(t.notEvaluated)]);
   if (t.errored > 0) cols.push(['⚪ errored (not a failure)', thousands(t.errored)]);
   const total = `${itemsCount(model)} by verdict`;
-  return [`| ${total} | |`, '| --- | ---: |', ...cols.map(([verdict, n]) => `| ${verdict} | ${n} |`)].join('\n');
+  // The count column named too: a screen reader reads a cell with its column's heading, and an empty one left "5" unnamed.
+  return [`| ${total} | count |`, '| --- | ---: |', ...cols.map(([verdict, n]) => `| ${verdict} | ${n} |`)].join('\n');
 }
 
 export function factsLine(run: RunRecord, ctx: ReportContext): string {

@@ -113,15 +113,27 @@ function changed(v: Pick<ItemView, 'section'>): boolean {
   return v.section === 'changed';
 }
 
-function fileLink(f: Item, ctx: HtmlExtras['context']): string {
-  const where = f.line > 0 ? `${f.file}:${f.line}` : f.file;
+/**
+ * A row's file: `text`, the words its <summary> shows, and `link`, the link to it at the head
+ * commit when the repository's address is known (else null). The link is not put in the summary: a
+ * link inside the control that opens the row is mishandled by the keyboard and screen readers
+ * (docs/action.md, "Accessibility"); it opens the row's body instead.
+ */
+function fileRef(f: Item, ctx: HtmlExtras['context']): { text: string; link: string | null } {
+  const where = h(clip(f.line > 0 ? `${f.file}:${f.line}` : f.file, LIMITS.file));
+  const text = `<span class="file">${where}</span>`;
   const repo = safeUrl(ctx?.repositoryUrl ?? null);
   const parts = f.file.replace(/^\.\//, '').split('/');
   const plain = parts.every((p) => p !== '' && p !== '.' && p !== '..') && !f.file.startsWith('/');
-  if (!repo || !validSha(ctx?.headSha ?? undefined) || !plain) return `<span class="file">${h(clip(where, LIMITS.file))}</span>`;
+  if (!repo || !validSha(ctx?.headSha ?? undefined) || !plain) return { text, link: null };
   const url = safeUrl(`${repo.replace(/\/+$/, '')}/blob/${ctx?.headSha}/${parts.map(encodeURIComponent).join('/')}${f.line > 0 ? `#L${f.line}` : ''}`);
-  if (!url) return `<span class="file">${h(clip(where, LIMITS.file))}</span>`;
-  return `<a class="file" href="${escapeHtml(url)}" rel="noreferrer noopener">${h(clip(where, LIMITS.file))}</a>`;
+  if (!url) return { text, link: null };
+  return { text, link: `<a class="file" href="${escapeHtml(url)}" rel="noreferrer noopener">${where}</a>` };
+}
+
+/** A row's why line as its <summary> shows it: text, an agent-replay page's address by its label; the opened row links it (its body, assets.ts linked). */
+function whyText(why: string): string {
+  return docsLinks(stripControl(oneLine(why)), escapeHtml, (_url, label) => escapeHtml(label));
 }
 
 function whyLine(f: Item): string {
@@ -142,6 +154,9 @@ function row(v: ItemView, index: number, ctx: HtmlExtras['context'], open: boole
   const f = v.item;
   const verdict = verdictKey(f);
   const why = normalizeBlock(whyLine(f) ?? '').trim().split('\n')[0] ?? '';
+  // No link inside the <summary>, a control: the file's goes below it (fileRef), the why line's is the opened body's.
+  const file = fileRef(f, ctx);
+  const said = why ? whyText(clipDetail(why, LIMITS.detail)) : '';
   const attrs = `data-i="${index}" data-verdict="${verdict}" data-drift="${driftKey(f)}" data-changed="${changed(v) ? 1 : 0}"${v.section === 'reworded' ? ' data-reworded="1"' : ''} data-label="${h(v.label.toLowerCase())}"`;
   return (
     `<details class="item" ${attrs}${open ? ' open' : ''}><summary>` +
@@ -149,9 +164,9 @@ function row(v: ItemView, index: number, ctx: HtmlExtras['context'], open: boole
     // The script's mark named for what it marks: a screen reader read 🎭 by its Unicode name, "performing arts".
     `<span class="label">${v.kind === 'script' ? `<span role="img" aria-label="persona script">${SCRIPT_MARK}</span> ` : ''}${h(clip(v.label, LIMITS.label))}</span>` +
     `<span class="drift">${h(v.drift.join(' · '))}</span>` +
-    fileLink(f, ctx) +
-    (why ? `<span class="why">${hLinked(clipDetail(why, LIMITS.detail))}</span>` : '') +
-    `</summary><div class="body"></div></details>`
+    file.text +
+    (said ? `<span class="why">${said}</span>` : '') +
+    `</summary>${file.link === null ? '' : `<p class="src">${file.link}</p>`}<div class="body"></div></details>`
   );
 }
 
@@ -220,7 +235,11 @@ function bar(percent: number | null): string {
   return `<svg class="bar" width="60" height="8" aria-hidden="true"><rect class="bg" width="60" height="8" rx="2"/><rect class="fg" width="${w}" height="8" rx="2"/></svg>`;
 }
 
-/** A group's table, its first column headed by what a group is ("conversation"): a column with no heading is read with none. */
+/**
+ * A group's table, its first column headed by what a group is ("conversation"): a column with no
+ * heading is read with none. The bar's column, which draws the agreement figure beside it, is
+ * hidden from a screen reader, its heading and its cells: an empty heading named nothing.
+ */
 function groupTable(title: string, head: string, groups: readonly AgreementGroup[], open: boolean): string {
   if (groups.length === 0) return '';
   const shown = groups.slice(0, LIMITS.group);
@@ -229,11 +248,11 @@ function groupTable(title: string, head: string, groups: readonly AgreementGroup
     .map((g) => {
       const aside = [g.notEvaluated ? `${thousands(g.notEvaluated)} not evaluated` : '', g.errored ? `${thousands(g.errored)} errored` : ''].filter(Boolean).join(', ');
       // A file's path may break after a slash (a narrow window); a conversation's name stays whole.
-      return `<tr><td>${h(clip(g.key, 80)).replace(/\//g, '/<wbr>')}</td><td class="num">${h(formatAgreement(g))}</td><td>${bar(g.percent)}</td><td class="num">${thousands(g.passed)} / ${thousands(g.passed + g.failed)}</td><td class="aside">${h(aside)}</td></tr>`;
+      return `<tr><td>${h(clip(g.key, 80)).replace(/\//g, '/<wbr>')}</td><td class="num">${h(formatAgreement(g))}</td><td aria-hidden="true">${bar(g.percent)}</td><td class="num">${thousands(g.passed)} / ${thousands(g.passed + g.failed)}</td><td class="aside">${h(aside)}</td></tr>`;
     })
     .join('');
   const tail = more > 0 ? `<p class="meta">and ${thousands(more)} more</p>` : '';
-  return `<details${open ? ' open' : ''}><summary>${h(title)} (${groups.length})</summary><table><thead><tr><th scope="col">${h(head)}</th><th scope="col" class="num">agreement</th><th class="bar"></th><th scope="col" class="num">passed / decided</th><th scope="col">left out</th></tr></thead><tbody>${rows}</tbody></table>${tail}</details>`;
+  return `<details${open ? ' open' : ''}><summary>${h(title)} (${groups.length})</summary><table><thead><tr><th scope="col">${h(head)}</th><th scope="col" class="num">agreement</th><th class="bar" aria-hidden="true"></th><th scope="col" class="num">passed / decided</th><th scope="col">left out</th></tr></thead><tbody>${rows}</tbody></table>${tail}</details>`;
 }
 
 /**

@@ -12,7 +12,7 @@ import { howDecided } from '../evaluate/changes.js';
 import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
 import { attemptsHead, ATTEMPT_WORDS, begunCalls, BEGUN_TITLE, otherAttemptsWords, decisiveReply, firstThat, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, messageDiffBlock, namedAttemptReply, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { editedSinceBaseline } from '../evaluate/drift.js';
-import { isPersona, itemsNoun, rewordedRepeatWords, routeText, SCRIPT_MARK, turnName, type FixtureView, type Item, type ItemView } from './model.js';
+import { isPersona, itemsNoun, rewordedRepeatWords, routeText, SCRIPT_MARK_WORDS, turnName, type FixtureView, type Item, type ItemView } from './model.js';
 import { personaBlock, personaLevels } from './persona.js';
 import type { Profile } from './profile.js';
 import type { Own } from './cause-details.js';
@@ -221,7 +221,7 @@ function decidedBy(v: ItemView): string {
  * turn's, the welcome turn named as in the transcript: "Turn 0 (welcome)"); `brief`: the line only.
  */
 export function rewordedBlock(v: ItemView, level: Level, ctx: ReportContext, p: Profile): string {
-  const label = `${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}<b>${escapeHtmlInline(clip(v.label, LIMITS.label))}</b>`;
+  const label = `${v.kind === 'script' ? `${SCRIPT_MARK_WORDS} ` : ''}<b>${escapeHtmlInline(clip(v.label, LIMITS.label))}</b>`;
   const head = `${label} · ${escapeHtmlInline(decidedBy(v))}${rewordedRepeatWords(v).map((w) => ` · ${escapeHtmlInline(w)}`).join('')} · ${fileRefHtml(v.item, ctx)}`;
   const diffs: string[] = [];
   if (v.kind === 'fixture') {
@@ -241,13 +241,13 @@ export function rewordedBlock(v: ItemView, level: Level, ctx: ReportContext, p: 
 
 /** A reworded item's one line in the Reworded block: label, how it was decided, file (docs/meaning.md, "In the comment"). */
 export function rewordedLine(v: ItemView, ctx: ReportContext): string {
-  const label = `${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${escapeInline(clip(v.label, LIMITS.label))}`;
+  const label = `${v.kind === 'script' ? `${SCRIPT_MARK_WORDS} ` : ''}${escapeInline(clip(v.label, LIMITS.label))}`;
   return `- ${label} · ${escapeInline(decidedBy(v))}${rewordedRepeatWords(v).map((w) => ` · ${escapeInline(w)}`).join('')} · ${fileRef(v.item, ctx)}`;
 }
 
 export function itemRow(v: ItemView, ctx: ReportContext): string {
   const cells = [
-    `${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${escapeInline(clip(v.label, LIMITS.label))}`,
+    `${v.kind === 'script' ? `${SCRIPT_MARK_WORDS} ` : ''}${escapeInline(clip(v.label, LIMITS.label))}`,
     `${v.icon} ${v.verdict}`,
     driftMarkdown(v),
     fileRef(v.item, ctx, { table: true }),

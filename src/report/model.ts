@@ -551,6 +551,13 @@ export function statusWords(f: Item): string[] {
 export const SCRIPT_MARK = '🎭';
 
 /**
+ * The mark with its word, where the comment, the job summary and the terminal list a script: a
+ * screen reader reads 🎭 alone by its Unicode name, "performing arts", and GitHub strips the name
+ * report.html gives it (role="img", html.ts) (docs/action.md, "Accessibility").
+ */
+export const SCRIPT_MARK_WORDS = `${SCRIPT_MARK} script`;
+
+/**
  * The welcome turn's name on every surface (docs/meaning.md, "In the comment"): the transcript's
  * agent line, report.html's and a reworded script's diff head, the terminal's last reply, so the
  * same turn reads the same.

@@ -18,7 +18,7 @@ import { clip, clipDetail, codeSpan, escapeHtmlInline, escapeInline, normalizeBl
 import { attemptsHead, ATTEMPT_WORDS, BEGUN_TITLE, decisiveAttempt, otherAttemptsWords, firstThat, diffBlock, fileRefHtml, labelled, LIMITS, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
 import { attemptMeaningDetail, attemptOutcome, attemptsDetailHead, erroredFailIndex } from '../evaluate/repeat.js';
-import { SCRIPT_MARK, routeText, thousands, turnName, type ScriptView } from './model.js';
+import { SCRIPT_MARK_WORDS, routeText, thousands, turnName, type ScriptView } from './model.js';
 import type { Profile } from './profile.js';
 import { errorTurn, type Own } from './cause-details.js';
 import { faultLine, liveWords, simulationFacts, SOURCE_WORDS } from './simulation.js';
@@ -41,17 +41,20 @@ export const CHECK_NAMES: Record<Check['kind'], string> = {
   criterion: 'criterion',
 };
 
-/** An `expect.reply` entry in words: `contains "30 days", turn 2`, `matches /refund/i, any turn`. */
-export function replyWords(e: ReplyExpectation): string {
+/**
+ * An `expect.reply` entry in words: `contains "30 days", turn 2`, `matches /refund/i, any turn`;
+ * `turn` names a numbered turn (turnWords, or the terminal's welcomeBeforeResult).
+ */
+export function replyWords(e: ReplyExpectation, turn: (index: number) => string = turnWords): string {
   const what = 'contains' in e ? `contains ${quote(e.contains)}` : `matches ${showPattern(e.regex, e.flags)}`;
-  return `${what}, ${e.turn === 'any' ? 'any turn' : e.turn === 'last' ? 'last turn' : turnWords(e.turn)}`;
+  return `${what}, ${e.turn === 'any' ? 'any turn' : e.turn === 'last' ? 'last turn' : turn(e.turn)}`;
 }
 
-/** What a check is about, in plain text: the tool, the criterion; nothing for the others. */
-export function checkSubject(c: Check): string {
+/** What a check is about, in plain text: the tool, the criterion; nothing for the others. `turn` as replyWords'. */
+export function checkSubject(c: Check, turn: (index: number) => string = turnWords): string {
   if (c.kind === 'toolCalled' || c.kind === 'toolNotCalled') return c.expected.tool;
   if (c.kind === 'criterion') return `"${c.expected}"`;
-  if (c.kind === 'reply') return replyWords(c.expected);
+  if (c.kind === 'reply') return replyWords(c.expected, turn);
   return '';
 }
 
@@ -636,12 +639,12 @@ function simulationBlock(p: PersonaRecord): string | null {
   return lines.join('<br>\n');
 }
 
-/** The script's line: icon, 🎭, label, verdict and drift words, file; then its checks or its error. */
+/** The script's line: icon, "🎭 script", label, verdict and drift words, file; then its checks or its error. */
 export function personaSummary(v: ScriptView, ctx: ReportContext, own?: Own): string {
   const p = v.item;
   // Under a cause whose text is said once above it (cause-details.ts): the turn, or its own text.
   const turn = own?.turn ? ` · ${escapeHtmlInline(clip(own.turn, LIMITS.label))}` : '';
-  const head = `${v.icon} ${SCRIPT_MARK} <b>${escapeHtmlInline(clip(v.label, LIMITS.label))}</b> · ${escapeHtmlInline(keepQuantitiesWhole(v.status.join(' · ')))} · ${fileRefHtml(p, ctx)}${turn}`;
+  const head = `${v.icon} ${SCRIPT_MARK_WORDS} <b>${escapeHtmlInline(clip(v.label, LIMITS.label))}</b> · ${escapeHtmlInline(keepQuantitiesWhole(v.status.join(' · ')))} · ${fileRefHtml(p, ctx)}${turn}`;
   const fault = p.errored ? null : faultLine(p.simulation);
   const live = p.simulation ? liveWords(p, p.simulation) : null;
   const error = (own === undefined ? p.error : own.text) ?? '';

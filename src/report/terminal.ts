@@ -15,7 +15,7 @@ import { MAX_DIFF_CHARS } from './diff.js';
 import { tooFewText } from './rates.js';
 import {
   ATTENTION_ORDER,
-  SCRIPT_MARK,
+  SCRIPT_MARK_WORDS,
   SECTION_WORDS,
   buildModel,
   estimateText,
@@ -186,7 +186,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
       // A reworded item: one line at most (docs/meaning.md, "In the terminal, JUnit and report.html").
       if (key === 'reworded') {
         const extra = rewordedRepeatWords(v).map((w) => ` · ${w}`).join('');
-        lines.push(paint(style.colour, fit(`${indent}${style.mark} ${v.kind === 'script' ? `${SCRIPT_MARK} ` : ''}${terminalLine(v.label)} · ${terminalLine(clip(meaningOf(v), 300))}${extra} · ${terminalLine(v.file)}:${v.line}`)));
+        lines.push(paint(style.colour, fit(`${indent}${style.mark} ${v.kind === 'script' ? `${SCRIPT_MARK_WORDS} ` : ''}${terminalLine(v.label)} · ${terminalLine(clip(meaningOf(v), 300))}${extra} · ${terminalLine(v.file)}:${v.line}`)));
         continue;
       }
       lines.push(...(v.kind === 'script' ? personaLines(v, style, indent, paint, fit, more, own) : fixtureLines(v, style, indent, paint, fit, more, own)));
@@ -420,6 +420,15 @@ function withoutTurn(c: Check, detail: string): string {
   return detail.startsWith(`${turn} was not sent: `) ? `not sent: ${detail.slice(turn.length + ' was not sent: '.length)}` : detail;
 }
 
+/**
+ * A reply check's turn on the terminal's check line, where its result in brackets follows it: the
+ * welcome turn "turn 0, the welcome (fail)", not "turn 0 (welcome) (fail)", two brackets in a row
+ * (docs/personas.md, "The checks"); another turn as turnWords says it.
+ */
+function welcomeBeforeResult(index: number): string {
+  return index === 0 ? 'turn 0, the welcome' : turnWords(index);
+}
+
 /** The script's line (its section's mark, label, status, file, checks or error), its open checks, then its first difference. */
 function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, indent: string, paint: Paint, fit: Fit, o: { where: string; file: string }, own?: Own): string[] {
   const p = v.item;
@@ -435,7 +444,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   const said = own === undefined ? p.error : (own.text ?? own.long);
   const error = said ? cliWordsOf(said, o.file) : said;
   const detail = p.errored ? (error ? `${terminalLine(clipKeepingFix(error, 300))} · ${checks}` : checks) : fault !== null ? `${terminalLine(clipDetail(fault, 300))} · ${checks}` : `${checks}${unsent}`;
-  const head = `${indent}${style.mark} ${SCRIPT_MARK} ${terminalLine(v.label)} · ${terminalLine(cliWordsOf(v.status.join(' · '), o.file))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
+  const head = `${indent}${style.mark} ${SCRIPT_MARK_WORDS} ${terminalLine(v.label)} · ${terminalLine(cliWordsOf(v.status.join(' · '), o.file))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head)), fit(`${indent}    ${terminalLine(detail)}`)];
   // The calls the turn it stopped on had begun when its stream was cut short, as a fixture's (docs/presets.md, "Streamed replies").
   if (p.errored) lines.push(...begunLine(p.errorToolCalls, indent, fit));
@@ -444,7 +453,7 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   if (p.simulation) lines.push(paint('grey', fit(`${indent}    simulated user: ${terminalLine(clip(simulationFacts(p, p.simulation).join(' · '), 600))}`)));
   for (const c of named.checks) {
     if (c.status === 'pass') continue;
-    const subject = checkSubject(c);
+    const subject = checkSubject(c, welcomeBeforeResult);
     // The call that decided a tool check, when it was seen only in spans (docs/traces.md, "In the reports").
     const mark = c.kind === 'toolCalled' || c.kind === 'toolNotCalled' ? matchMark(c) : '';
     // The result in words after the name, as the comment says it: ✗ and ○ alone are marks a screen reader names.
@@ -475,7 +484,8 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
     const source = d.current.source;
     lines.push(...diffLines(d.baseline.reply, d.current.reply, what, (marks) => `${what} ${baselineKey(marks, source)}`, `${indent}    `, o.where, paint, fit));
   } else if (d !== null) {
-    const what = d.current === null ? ' (this run has no such turn)' : d.baseline === null ? ' (the baseline has no such turn)' : `: ${terminalLine(clip(sameReplyWords(d.baseline, d.current), 300))}`;
+    // After a colon, as the same reply's words: "Turn 0 (welcome) (this run ...)" read as two brackets in a row.
+    const what = d.current === null ? ': this run has no such turn' : d.baseline === null ? ': the baseline has no such turn' : `: ${terminalLine(clip(sameReplyWords(d.baseline, d.current), 300))}`;
     lines.push(paint('grey', fit(`${indent}    first difference from the baseline: ${turnName(d.turn)}${what}`)));
   } else if (!p.errored && p.baseline === null && last && v.section !== 'unchanged' && !(dt !== null && dt.shown !== null && dt.index === last.index)) {
     const whose = dt === null ? '' : `attempt ${dt.shownNumber}'s `;

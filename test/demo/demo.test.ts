@@ -191,7 +191,7 @@ describe('demo', () => {
     );
     // The persona scripts are shown in their sections with their failed checks.
     expect(stdout.match(/^ +[✗~+○!] 🎭 /gm)?.length).toBeGreaterThan(0);
-    expect(stdout).toMatch(/🎭 mid-price-handoff · fail · newly failing[^\n]*\n[^\n]*\n\s+✗ conversations \(fail\): visited: welcome, refunds; missing: handoff/);
+    expect(stdout).toMatch(/🎭 script mid-price-handoff · fail · newly failing[^\n]*\n[^\n]*\n\s+✗ conversations \(fail\): visited: welcome, refunds; missing: handoff/);
     expect(stdout).toContain('tool not called issue_refund');
     expect(stdout).toMatch(/^Reworded \(3\)\n {2}≈ refund-policy · reworded \(judge 0\.90\) · \S+refund-policy\.yml:3\n {2}≈ opening-hours · reworded \(formatting\) · /m);
     // Started from another folder, the files read from the example project's root, as from a

@@ -125,12 +125,12 @@ export function structure(md: string): {
   const parts = body.split(/(?=<h4>)/).filter((p) => p.startsWith('<h4>'));
   const sections = parts.map((part) => {
     const h = /<h4>\S+ (.+?) \(([\d,]+)\)(?:: not a failure)?<\/h4>/.exec(part);
-    const full = [...part.matchAll(/<details(?: open)?><summary>\S+ (?:🎭 )?<b>([^<]*)<\/b>/g)].map((m) => decodeEntities(m[1] as string));
+    const full = [...part.matchAll(/<details(?: open)?><summary>\S+ (?:🎭 script )?<b>([^<]*)<\/b>/g)].map((m) => decodeEntities(m[1] as string));
     // Only the compact tables (first column: fixture, persona script or item), not a script's checks.
     const tbody = [...part.matchAll(/<table>\s*<thead>\s*<tr>\s*<th>(?:fixture|persona script|item)<\/th>[\s\S]*?<tbody>([\s\S]*?)<\/tbody>/g)]
       .map((m) => m[1] as string)
       .join('');
-    const rows = [...tbody.matchAll(/<tr>\s*<td>(?:🎭 )?([^<]*)<\/td>/g)].map((m) => decodeEntities(m[1] as string));
+    const rows = [...tbody.matchAll(/<tr>\s*<td>(?:🎭 script )?([^<]*)<\/td>/g)].map((m) => decodeEntities(m[1] as string));
     const countedMatch = /<em>(?:… and )?([\d,]+) (?:more )?[^<]*only counted here/.exec(part);
     return {
       title: h?.[1] ?? '?',

@@ -10,6 +10,7 @@ import { trendSvg } from '../../src/report/html/chart.js';
 import type { Check, PersonaRecord } from '../../src/types.js';
 import { replyDiffs } from '../../src/report/diff.js';
 import { thousands } from '../../src/words.js';
+import { docsUrl } from '../../src/version.js';
 import { renderComment } from '../../src/report/markdown.js';
 import { baseline, check, ctx, decisiveScript, fixture, hostile, many, mixed, persona, personaBaseline, personaScripts, refundTurns, route, run, toolCall } from './fixtures.js';
 
@@ -205,6 +206,50 @@ describe("a persona script's row", () => {
     });
     const why = /<span class="why">([^<]*)<\/span>/.exec(renderHtml(run([], { personas: [script] })))?.[1];
     expect(why).toBe('1 of 3 checks passed · ❌ tool not called (fail): issue_refund must not be called, but was at turn 3 (+1 more)');
+  });
+});
+
+describe("a row's file", () => {
+  it('is linked outside its <summary> (a link inside a control is mishandled by the keyboard and screen readers): the summary shows it as text, the open row links it', () => {
+    const context = { repositoryUrl: 'https://github.com/octo/shop', headSha: 'a'.repeat(40) };
+    const html = renderHtml(run([fixture('refund-policy')], { personas: [persona('final-sale')] }), { context });
+    const rows = [...html.matchAll(/<details class="item"[^>]*><summary>([\s\S]*?)<\/summary>([\s\S]*?)<\/details>/g)];
+    expect(rows).toHaveLength(2);
+    for (const [, summary, rest] of rows) {
+      expect(summary).not.toMatch(/<a[ >]|<button|<input/);
+      const shown = /<span class="file">([^<]*)<\/span>/.exec(summary ?? '')?.[1];
+      expect(shown).toMatch(/\.yml:\d+$/);
+      expect(rest).toMatch(new RegExp(`^<p class="src"><a class="file" href="https://github\\.com/octo/shop/blob/a{40}/[^"]+#L\\d+" rel="noreferrer noopener">${shown?.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</a></p><div class="body"></div>$`));
+    }
+    // Without a repository URL the file is text in the summary alone, as before.
+    expect(renderHtml(run([fixture('refund-policy')]))).not.toContain('class="src"');
+  });
+
+  it("a docs address in a row's why line is its label in the summary, not a link: the opened row links it", () => {
+    const error = `agent returned HTTP 500: see ${docsUrl('traces.md', 'Fixtures')}`;
+    const html = renderHtml(run([fixture('boom', { reply: null, route: null, verdict: null, errored: true, error, errorKind: 'http', detail: error, drift: null })]));
+    const [, summary, rest] = /<details class="item"[^>]*><summary>([\s\S]*?)<\/summary>([\s\S]*?)<\/details>/.exec(html) ?? [];
+    expect(summary).not.toContain('<a');
+    expect(summary).toContain('<span class="why">agent returned HTTP 500: see docs/traces.md#fixtures</span>');
+    expect(rest).toBe('<div class="body"></div>');
+  });
+});
+
+describe("report.html's tables for a screen reader", () => {
+  it('names every column it draws, or hides it with its cells: the agreement tables\' bar, which draws the figure beside it', () => {
+    const html = renderHtml(mixed());
+    const heads = [...html.matchAll(/<th([^>]*)>([^<]*)<\/th>/g)];
+    expect(heads.some(([, attrs]) => attrs?.includes('class="bar"'))).toBe(true);
+    for (const [, attrs, name] of heads) expect(name !== '' || attrs?.includes('aria-hidden="true"')).toBe(true);
+    // Each bar's cell is hidden with its heading, so that the row's other cells keep their headings.
+    const bars = [...html.matchAll(/<td([^>]*)><svg class="bar"/g)];
+    expect(bars.length).toBeGreaterThan(0);
+    for (const [, attrs] of bars) expect(attrs).toBe(' aria-hidden="true"');
+  });
+
+  it("heads the attempts table's first column 'attempt', not '#' (read 'number sign')", () => {
+    expect(SCRIPT).toContain("heads(t, ['attempt', 'outcome', 'why', what]);");
+    expect(SCRIPT).not.toMatch(/heads\(t, \[[^\]]*'#'/);
   });
 });
 

@@ -93,7 +93,17 @@ describe('persona scripts are items of the same sections', () => {
     const scriptsOnly = renderComment(run([], { personas: personaScripts() }), ctx);
     expect(scriptsOnly).toContain('<details><summary>1 unchanged persona script: name, verdict, drift and file</summary>\n\n| persona script | verdict | drift | file |');
     expect(md).toContain('<details><summary>3 unchanged items: name, verdict, drift and file</summary>\n\n| item | verdict | drift | file |');
-    expect(md).toContain('| 🎭 refund-broken-item | ✅ pass | still passing | [refunds.yml\\:12](');
+    expect(md).toContain('| 🎭 script refund-broken-item | ✅ pass | still passing | [refunds.yml\\:12](');
+  });
+
+  it('says a script\'s 🎭 with its word, "🎭 script": GitHub strips a name given to the mark, and a screen reader reads it alone as "performing arts"', () => {
+    const terminal = renderTerminal(mixedWithPersonas(), { color: false });
+    for (const out of [md, renderSummary(mixedWithPersonas(), ctx), terminal]) {
+      expect(count(out, '🎭')).toBeGreaterThan(0);
+      expect(count(out, '🎭')).toBe(count(out, '🎭 script '));
+    }
+    expect(md).toContain('❌ 🎭 script <b>refund-coverage</b> · fail · newly failing');
+    expect(terminal).toContain('🎭 script refund-coverage · fail · newly failing');
   });
 
   it('leaks no markdown of its own: emphasis, fences and tags all render', () => {
@@ -128,7 +138,7 @@ describe('one script in full', () => {
   it('fails on coverage: verdict and drift on its line, conversations visited vs expected, the first differing turn with a diff', () => {
     const item = itemHtml(html, 'refund-coverage');
     const summary = text(/<summary>([\s\S]*?)<\/summary>/.exec(item)?.[1] ?? '');
-    expect(summary).toContain('❌ 🎭 refund-coverage · fail · newly failing · transcript changed · routes changed · refunds.yml:24');
+    expect(summary).toContain('❌ 🎭 script refund-coverage · fail · newly failing · transcript changed · routes changed · refunds.yml:24');
     expect(summary).toContain('2 of 4 checks passed · ❌ conversations (fail): visited: main, refunds; missing: handoff (+1 more)');
     // Newly failing scripts are open, like fixtures.
     expect(item.startsWith('<details open>')).toBe(true);
@@ -195,7 +205,7 @@ describe('one script in full', () => {
 
   it('a criterion not evaluated is grey with its reason, never a pass or a fail', () => {
     const item = itemHtml(html, 'refund-empathy');
-    expect(text(item)).toContain('⚪ 🎭 refund-empathy · not evaluated · drift unknown');
+    expect(text(item)).toContain('⚪ 🎭 script refund-empathy · not evaluated · drift unknown');
     expect(text(item)).toContain('1 of 2 checks passed · ⚪ criterion (not evaluated): judge unreachable: HTTP 503 after 3 retries');
     expect(checkRows(item)).toEqual([
       ['✅', 'criterion (pass)', 'Mentioned the order number', 'score 0.92 (threshold 0.70): Order 1234 is repeated back.'],
@@ -215,7 +225,7 @@ describe('one script in full', () => {
   it('errored on turn 3: the error, the checks that could run, the two turns kept and the message the run stopped on', () => {
     const item = itemHtml(html, 'refund-agent-500');
     expect(text(/<summary>([\s\S]*?)<\/summary>/.exec(item)?.[1] ?? '')).toContain(
-      '⚪ 🎭 refund-agent-500 · errored · not compared · refunds.yml:60 turn 3: HTTP 500 from the agent: Internal Server Error',
+      '⚪ 🎭 script refund-agent-500 · errored · not compared · refunds.yml:60 turn 3: HTTP 500 from the agent: Internal Server Error',
     );
     expect(checkRows(item).map((r) => [r[0], r[1]])).toEqual([
       ['❌', 'conversations (fail)'],
@@ -279,7 +289,7 @@ describe('one script in full', () => {
     record.personas = record.personas!.map((p) => (p.label === 'refund-agent-500' && p.errored ? { ...p, error: long, errorKind: 'unmocked_tool' } : p));
     const page = githubHtml(renderComment(record, ctx));
     const item = itemHtml(page, 'refund-agent-500');
-    expect(text(/<summary>([\s\S]*?)<\/summary>/.exec(item)?.[1] ?? '')).toBe('⚪ 🎭 refund-agent-500 · errored · not compared · refunds.yml:60 · turn 3');
+    expect(text(/<summary>([\s\S]*?)<\/summary>/.exec(item)?.[1] ?? '')).toBe('⚪ 🎭 script refund-agent-500 · errored · not compared · refunds.yml:60 · turn 3');
     expect(text(page)).toContain("1 of 2: a call to issue_refund that no mock answered: add a mock for it to the script's mocks");
     // Once whole (wrapped in its block), and nowhere else in part.
     const shown = text(item).replace(/ ↪ /g, ' ');
@@ -288,7 +298,7 @@ describe('one script in full', () => {
     expect(text(item)).toContain('3 · User : It arrived broken Stopped on turn 3 by the error above.');
     // The terminal: the cause line, then the item's turn, its text without the turn bounded (it has no block), and its checks.
     const t = renderTerminal(record, { color: false });
-    expect(t).toContain("  1 of 2: a call to issue_refund that no mock answered: add a mock for it to the script's mocks\n    ! 🎭 refund-agent-500 · errored · not compared · .agent-replay/personas/refunds.yml:60 · turn 3\n");
+    expect(t).toContain("  1 of 2: a call to issue_refund that no mock answered: add a mock for it to the script's mocks\n    ! 🎭 script refund-agent-500 · errored · not compared · .agent-replay/personas/refunds.yml:60 · turn 3\n");
     const own = t.split('\n').find((l) => l.startsWith('        the agent reported a call to issue_refund {"orderId":"2718"')) ?? '';
     // Its fix whole (FIX_START knows "; the script declares mocks, "): before, cut at 300 characters mid-fix.
     const fix = long.slice(long.indexOf('; the script declares mocks'));
@@ -299,7 +309,7 @@ describe('one script in full', () => {
 
   it('ended early: the follow-ups not sent, not an error', () => {
     const item = itemHtml(html, 'refund-early-handoff');
-    expect(text(item)).toContain('✅ 🎭 refund-early-handoff · pass · no baseline');
+    expect(text(item)).toContain('✅ 🎭 script refund-early-handoff · pass · no baseline');
     expect(text(item)).toContain('both checks passed');
     expect(text(item)).toContain('1 of 3 messages sent after a welcome turn · ended: the agent ended the conversation on turn 1 · outcome handoff');
     const t = text(item.slice(item.indexOf('Transcript:')));
@@ -341,6 +351,12 @@ describe('one script in full', () => {
     const w = githubHtml(renderComment(run([], { personas: [ungreeted, greeted] }), ctx));
     expect(text(itemHtml(w, 'ungreeted'))).toContain('First difference from the baseline: Turn 0 (welcome) This run has no turn 0 (welcome). Baseline reply · route main / welcome');
     expect(text(itemHtml(w, 'greeted'))).toContain('The baseline has no turn 0 (welcome). New reply · route main / welcome');
+    // The terminal says it after a colon, never a bracket after the welcome turn's: "Turn 0 (welcome) (this run ...)".
+    const t = renderTerminal(run([], { personas: [shorter, longer, ungreeted, greeted] }), { color: false });
+    expect(t).toContain('first difference from the baseline: Turn 3: this run has no such turn');
+    expect(t).toContain('first difference from the baseline: Turn 0 (welcome): this run has no such turn');
+    expect(t).toContain('first difference from the baseline: Turn 0 (welcome): the baseline has no such turn');
+    expect(t).not.toMatch(/\) \(/);
   });
 
   it('names the check data the agent does not report as not evaluated, with the reason', () => {
@@ -369,7 +385,7 @@ describe('hostile text in scripts stays inert', () => {
       expect(h).not.toMatch(/<h[12]>/);
       expect(h).not.toContain('<strong>bold</strong>');
       // Ours only: the labels in summaries.
-      expect(count(h, '<b>')).toBe(count(h, /<summary>\S+ 🎭 <b>/));
+      expect(count(h, '<b>')).toBe(count(h, /<summary>\S+ 🎭 script <b>/));
     }
     // The hostile text itself is shown (as text); none of it became markup.
     expect(visibleText(html)).toContain('| a | b | ⏎ |---|---| ⏎ </details></summary><script>alert(1)</script><img src=x onerror=alert(2)>');
@@ -494,7 +510,7 @@ describe('size limits', () => {
       expect(x.labels.length + x.counted).toBe(x.count);
     }
     expect(md.split('\n\n')[2]).toMatch(/^> ✂️ Shown in detail: /);
-    expect(md).toMatch(/^\| 🎭 script-\d{4} \| /m);
+    expect(md).toMatch(/^\| 🎭 script script-\d{4} \| /m);
     for (const block of allCodeBlocks(githubHtml(md))) for (const line of block.split('\n')) expect(line.length).toBeLessThanOrEqual(100);
   });
 
@@ -557,7 +573,7 @@ describe('terminal', () => {
     for (const line of text.split('\n')) {
       const head = /^([A-Z][^(]*) \((\d+)\)/.exec(line);
       if (head) section = head[1] as string;
-      const item = /^ {2,4}[✗~+○!] (?:🎭 )?(\S+) · /.exec(line);
+      const item = /^ {2,4}[✗~+○!] (?:🎭 script )?(\S+) · /.exec(line);
       if (item) at.set(item[1] as string, section);
     }
     return at;
@@ -573,7 +589,7 @@ describe('terminal', () => {
     expect(at.get('refund-agent-500')).toBe('Errored');
     expect(t).not.toContain('Persona scripts (');
     expect(t).toContain(
-      '  ✗ 🎭 refund-coverage · fail · newly failing · transcript changed · routes changed · .agent-replay/personas/refunds.yml:24\n' +
+      '  ✗ 🎭 script refund-coverage · fail · newly failing · transcript changed · routes changed · .agent-replay/personas/refunds.yml:24\n' +
         '      2 of 4 checks passed\n' +
         '      ✗ conversations (fail): visited: main, refunds; missing: handoff\n' +
         '      ✗ ends with (fail): expected handoff, ended with finish\n',
@@ -721,10 +737,12 @@ describe("a check on the welcome turn names it 'turn 0 (welcome)' on every surfa
       'turn 2 was not sent: the conversation ended at turn 0 (welcome)',
     ];
     const terminal = renderTerminal(record, { color: false });
-    // The terminal says a reply check's turn once, in its subject.
-    expect(terminal).toContain('✗ reply contains "Kettle Bot", turn 0 (welcome) (fail): reply does not contain "Kettle Bot"');
+    // The terminal says a reply check's turn once, in its subject, and the welcome turn there so that
+    // its result's bracket does not follow the name's: "turn 0 (welcome) (fail)".
+    expect(terminal).toContain('✗ reply contains "Kettle Bot", turn 0, the welcome (fail): reply does not contain "Kettle Bot"');
     expect(terminal).toContain(`tool not called greet (fail): ${shown[1]}`);
-    expect(terminal).toContain('✗ reply contains "Kettle Bot", turn 0 (welcome) (fail): not sent: the agent has no welcome turn');
+    expect(terminal).toContain('✗ reply contains "Kettle Bot", turn 0, the welcome (fail): not sent: the agent has no welcome turn');
+    expect(terminal).not.toContain('(welcome) (');
     expect(terminal).toContain('✗ reply contains "Kettle Bot", turn 2 (fail): not sent: the conversation ended at turn 0 (welcome)');
     const junit = decodeEntities(renderJUnit(record));
     const comment = visibleText(githubHtml(renderComment(record, ctx)));
@@ -736,6 +754,7 @@ describe("a check on the welcome turn names it 'turn 0 (welcome)' on every surfa
     // The comment's table says a tool check by what it observed: the call's turn.
     for (const words of [shown[0], 'called on turn 0 (welcome)', shown[2], shown[3]]) expect(comment).toContain(words);
     expect(html.checks.map((c) => c.observed)).toContain('called on turn 0 (welcome)');
-    for (const out of [terminal, junit, comment]) expect(out).not.toMatch(/turn 0(?! \(welcome\))/);
+    for (const out of [junit, comment]) expect(out).not.toMatch(/turn 0(?! \(welcome\))/);
+    expect(terminal).not.toMatch(/turn 0(?! \(welcome\)|, the welcome \()/);
   });
 });

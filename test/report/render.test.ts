@@ -99,6 +99,8 @@ describe('comment structure (GitHub-flavoured markdown)', () => {
     expect(count(t, /<td[ >]/)).toBe(8);
     expect(t).toContain('not evaluated (not a failure)');
     expect(t).toContain('errored (not a failure)');
+    // Each column has a heading: a screen reader reads a count cell with its column's name, "count", not a bare number.
+    for (const h of [table, t]) expect([...h.matchAll(/<th[^>]*>([^<]*)<\/th>/g)].map((m) => m[1])).toEqual([expect.stringMatching(/^\d+ fixtures by verdict$/), 'count']);
   });
 
   it('hides zero tallies except passed', () => {

@@ -101,7 +101,7 @@ describe('simulated users from the CLI, on every surface', () => {
       const head = fourth.md.split('\n').find((l) => l.startsWith('### ')) ?? '';
       expect(head).toMatch(/^### ⚪ Not verified: /);
       expect(fourth.md).toMatch(/\*\*Cause\*\*: simulator unreachable/);
-      expect(fourth.md).toMatch(/<summary>⚪ 🎭 <b>refund-sim<\/b> · not evaluated · drift unknown · transcript changed · [^<]*<code>[^<]*<\/code><br>simulator unreachable: /);
+      expect(fourth.md).toMatch(/<summary>⚪ 🎭 script <b>refund-sim<\/b> · not evaluated · drift unknown · transcript changed · [^<]*<code>[^<]*<\/code><br>simulator unreachable: /);
       expect(fourth.md).toContain('⚪ **Not evaluated**: the simulator could not play the user, so the agent was not measured (not a failure).');
       expect(fourth.md).not.toContain('❌');
       expect(fourth.md).toContain('ended\\: the simulator could not write the message of turn 3 · 1 simulator call');

@@ -97,6 +97,7 @@ svg.latency .value.slow{fill:var(--fail);font-weight:600}
 .item .drift{color:var(--muted);font-size:12px}
 .item .file{color:var(--muted);font-size:12px;overflow-wrap:anywhere}
 .item .why{grid-column:2/-1;color:var(--muted);font-size:12px;overflow-wrap:anywhere}
+.item>.src{margin:6px 0 0 19px;font-size:12px;overflow-wrap:anywhere}
 .pill{display:inline-block;white-space:nowrap;border-radius:10px;padding:0 8px;font-size:12px;font-weight:600;border:1px solid}
 .pill.pass{color:var(--pass);border-color:${PAGE_COLOURS['pass-edge'].light};background:${PAGE_COLOURS['pass-panel'].light}}
 .pill.fail{color:var(--fail);border-color:${PAGE_COLOURS['fail-edge'].light};background:${PAGE_COLOURS['fail-panel'].light}}
@@ -389,7 +390,8 @@ function attemptsTable(body, attempts, what, judge, others) {
   if (others) add(body, el('p', 'drift', others));
   if (judge) add(body, el('p', 'drift', judge));
   var t = add(body, el('table', 'checks attempts'));
-  heads(t, ['#', 'outcome', 'why', what]);
+  // "attempt", not "#": a screen reader read the heading as "number sign".
+  heads(t, ['attempt', 'outcome', 'why', what]);
   var tb = add(t, el('tbody'));
   attempts.forEach(function (a) {
     var tr = add(tb, el('tr'));
@@ -586,8 +588,8 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = '5OvwekD9cX36V9rw4ttugd0hnbrF1AZSIsyd0cK+V50=';
-const STYLE_SHA256 = 'WNkqz7IL4oVVZ6EdNKVdg03DNsK603/FBworm7Qjppo=';
+const SCRIPT_SHA256 = 'aYKgTKxsqZMoZ89fCNY8eF7mgCZWJDdshs1ysH+0UoQ=';
+const STYLE_SHA256 = 'DcJHiYLYSf2JIiJugHmnqU2PMFZhEzEiP+8r2TXdUI4=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
 export const CSP = [
