@@ -138,6 +138,26 @@ describe('a merge conflict left in a file', () => {
     );
   });
 
+  it('one YAML reads without an error (inside a quoted message over several lines) is refused in the same words, not sent to the agent as the message', async () => {
+    const M = '<<<<<<< HEAD\n    and it arrived broken.\n=======\n    and it never arrived.\n>>>>>>> feature\n';
+    const r = await load({
+      [C]: AGENT,
+      // Both parsers read the quoted value across the marker lines: the message was "I ordered a lamp <<<<<<< HEAD and it arrived broken. ======= ...".
+      [`${F}/a.yml`]: `- label: a\n  message: "I ordered a lamp\n${M}    What now?"\n`,
+      [`${F}/b.yml`]: `{ label: b, message: "I ordered a lamp\n${M}    What now?" }\n`,
+      [`${P}/p.yml`]: `- label: p\n  opening: 'I ordered a lamp\n${M}    What now?'\n  expect: { terminal: finish }\n`,
+      // A marker's characters inside a line are text.
+      [`${F}/ok.yml`]: 'label: ok\nmessage: "<<<<<<< HEAD is text here"\n',
+    });
+    const said = (file: string, at: number): string =>
+      `${file}:${at}:1: invalid YAML: a merge conflict left unresolved at line ${at} (git's <<<<<<< HEAD to >>>>>>> feature on line ${at + 4}), which YAML does not read\n  fix: keep one side: to keep the side marked HEAD (line ${at + 1}), delete lines ${at} and ${at + 2} to ${at + 4}; to keep the side marked feature (line ${at + 3}), delete lines ${at} to ${at + 2} and ${at + 4}`;
+    expect(r.errors.map(formatIssue)).toEqual([said(`${F}/a.yml`, 3), said(`${F}/b.yml`, 2), said(`${P}/p.yml`, 3)]);
+    // One side kept, as the fix says: the file loads, its message without the marker lines.
+    const kept = await load({ [C]: AGENT, [`${F}/a.yml`]: '- label: a\n  message: "I ordered a lamp\n    and it arrived broken.\n    What now?"\n' });
+    expect(kept.errors).toEqual([]);
+    expect(kept.suite!.fixtures.map((f) => f.message)).toEqual(['I ordered a lamp and it arrived broken. What now?']);
+  });
+
   it('markers without a whole conflict (a "=======" line alone) are the parser\'s to say', async () => {
     const r = await load({ [C]: AGENT, [`${F}/a.yml`]: 'label: a\nmessage: hi\n=======\n' });
     expect(r.errors.map((e) => e.message).join('\n')).not.toContain('merge conflict');
