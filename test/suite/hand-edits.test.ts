@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../../src/suite/index.js';
 import { quotedAndSaid } from '../support/troubleshooting.js';
 import { B, C, F, load } from './helpers.js';
+import { freeSuggestion, type NextFree } from '../../src/suite/labels.js';
 
 const P = '.agent-replay/personas';
 const AGENT = 'agent:\n  url: http://127.0.0.1:9/chat\n';
@@ -184,5 +185,44 @@ describe('two invalid labels that reduce to one', () => {
       [`${F}/b.yml`]: 'label: Cafe-2\nmessage: w\n',
     });
     expect(fixed.errors).toEqual([]);
+  });
+
+  it('a hundred that reduce alike are each offered their own, and following every fix loads', async () => {
+    const n = 100;
+    const labels = Array.from({ length: n }, (_, i) => `a${'!'.repeat(i + 1)}`);
+    // Twenty to a file, the most errors a file shows.
+    const files = (items: readonly string[]): Record<string, string> =>
+      Object.fromEntries(Array.from({ length: n / 20 }, (_, k) => [`${F}/f${String(k).padStart(2, '0')}.yml`, items.slice(20 * k, 20 * k + 20).map((l) => `- { label: ${l}, message: x }\n`).join('')]));
+    const r = await load({ [C]: AGENT, ...files(labels.map((l) => `"${l}"`)) });
+    const offered = r.errors.map((e) => /^rename it, e\.g\. label: (\S+)/.exec(e.fix ?? '')?.[1] ?? '');
+    expect(offered).toEqual(['a', ...Array.from({ length: n - 1 }, (_, i) => `a-${i + 2}`)]);
+    const fixed = await load({ [C]: AGENT, ...files(offered) });
+    expect(fixed.errors).toEqual([]);
+  });
+
+  it('thousands that reduce alike cost a step each, the count resuming where it ended (NextFree), not counted up from -2 each', () => {
+    let asked = 0;
+    const taken = new (class extends Map<string, string> {
+      override has(key: string): boolean {
+        asked += 1;
+        return super.has(key);
+      }
+    })([['a', 'a']]);
+    const offered = new Map<string, string>();
+    const next: NextFree = new Map();
+    const n = 3000;
+    let differ = 0;
+    for (let i = 0; i < n; i += 1) {
+      // Asked twice for one label before it is offered (freeLabelFixes: the label, then its fix): the same label both times.
+      const first = freeSuggestion('a!', taken, offered, next);
+      const again = freeSuggestion('a!', taken, offered, next);
+      if (again?.label !== first?.label || again?.note !== first?.note) differ += 1;
+      offered.set((first as { label: string }).label, `"a!" at a.yml:${String(i + 1)}`);
+    }
+    expect(differ).toBe(0);
+    expect([...offered.keys()].slice(0, 3)).toEqual(['a-2', 'a-3', 'a-4']);
+    expect(offered.has(`a-${String(n + 1)}`)).toBe(true);
+    // Was about n * n / 2 (4.5 million for 3,000): each count from -2.
+    expect(asked).toBeLessThan(10 * n);
   });
 });
