@@ -8,7 +8,8 @@ import type { Incomplete, RunRecord, RunRepeat, Selection, ShardInfo, Spend, Sui
 import { coverage, runLatency, runStatsOf, runUsage, runVisited, statsSeed, tallies } from '../evaluate/index.js';
 import { runRecordSchema } from './schema.js';
 import { MAX_RECORD_DEPTH, pathDeeperThan } from './depth.js';
-import { controlCharacterError, cutShortAt, jsonErrorOffset, jsonErrorWords, jsonValueOffset, lineColumnAt, trailingCommaError, unclosedStringAt } from '../suite/json-depth.js';
+import { cutShortAt, handEditError, jsonErrorOffset, jsonErrorWords, jsonValueOffset, lineColumnAt, unclosedStringAt } from '../suite/json-depth.js';
+import { conflictsIn, type MergeConflict } from '../suite/merge-conflict.js';
 import { UserError } from '../errors.js';
 import { writeRecordFile } from './stream.js';
 import { docsUrl, TOOL } from '../version.js';
@@ -97,6 +98,13 @@ export function parseRecord(text: string, file: string): RunRecord {
     const again = "take it again from where it was written (the run's --out, or its results artifact)";
     // Nothing at all: a file made empty (cut off before anything was written, or created by another step).
     if (text.trim() === '') throw new RecordError(file, `is empty, with no record in it (cut off before anything was written, or made by another step): ${again}`);
+    // A merge conflict left in it (a results.json committed, then merged): as a baseline's is
+    // (conflictsIn), the first one, with how many more come after it.
+    const [conflict, ...more] = conflictsIn(text, 'JSON');
+    if (conflict !== undefined) {
+      const after = more.length === 0 ? '' : `; ${plural(more.length, 'more conflict', 'more conflicts')} after it, the next at line ${String((more[0] as MergeConflict).line)}`;
+      throw new RecordError(file, `not valid JSON (${conflict.words}${after}): ${conflict.fix}${more.length === 0 ? '' : ', and the same side of each conflict after it'}; or ${again}`);
+    }
     // Cut short only where the parser stops at the end of the text, with a string, list or object
     // still open (cutShortAt): a mistake before the end (a key without its value, a quote left out
     // mid-file) is none, and neither is a whole file whose last string is not closed (unclosedStringAt).
@@ -105,15 +113,14 @@ export function parseRecord(text: string, file: string): RunRecord {
     const fix = cut && quote === null ? `the file ends before the record does (cut off while it was copied or written); ${again}` : 'expected a results.json written by agent-replay';
     // Said once, on one line: JSON.parse's words without its position or the text it quotes, and
     // the line and column (docs/results-json.md, "When a results file cannot be read").
-    // A comma after the last entry (a hand edit's mistake) is said at the comma, its line and column in the fix, as a baseline's is.
-    const trailing = trailingCommaError(text, message);
-    if (trailing !== null) throw new RecordError(file, `not valid JSON (${trailing.words}): ${trailing.fix}`);
-    // A string left open, a line break or tab typed inside one: in the same words as a baseline's, on one line.
-    const control = controlCharacterError(text, message);
-    if (control !== null) {
-      const at = `at line ${String(control.line)}, column ${String(control.column)}`;
-      const words = control.words.includes(' opened here ') ? control.words.replace(' opened here ', ` opened ${at} `) : `${control.words}, ${at}`;
-      throw new RecordError(file, `not valid JSON (${words}): ${control.fix.replace(/\n\s*/, ': ')}`);
+    // A hand edit's comma after the last entry or left out between two, a string left open, a line
+    // break or tab typed inside one: in the same words as a baseline's (handEditError), on one line,
+    // the line and column in the words when the fix does not name them.
+    const placed = handEditError(text, message);
+    if (placed !== null) {
+      const at = `at line ${String(placed.line)}, column ${String(placed.column)}`;
+      const words = placed.words.includes(' opened here ') ? placed.words.replace(' opened here ', ` opened ${at} `) : placed.fix.includes(at) ? placed.words : `${placed.words}, ${at}`;
+      throw new RecordError(file, `not valid JSON (${words}): ${placed.fix.replace(/\n\s*/g, ': ')}`);
     }
     // A string never closed in a file that is otherwise whole: said where it opens (unclosedStringAt).
     if (quote !== null) {

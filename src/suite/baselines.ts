@@ -10,7 +10,7 @@ import { shownJson, shownShellWord } from '../words.js';
 import { namedRecord } from './named-record.js';
 import { onFirstUse } from '../patterns.js';
 import { hideEndpointTokens } from '../endpoint.js';
-import { controlCharacterError, cutShortAt, deepJsonOffset, jsonErrorOffset, jsonErrorWords, lineColumnAt, MAX_JSON_DEPTH, missingCommaError, trailingCommaError } from './json-depth.js';
+import { cutShortAt, deepJsonOffset, handEditError, jsonErrorOffset, jsonErrorWords, lineColumnAt, MAX_JSON_DEPTH } from './json-depth.js';
 import { mergeConflicts } from './merge-conflict.js';
 
 /**
@@ -369,8 +369,7 @@ export function checkBaselineFile(file: string, fileLabel: string, written: stri
     }
     // A comma after the last entry or between two left out, a string's closing quote left out: said
     // where to look, in the words of whoever edited it, with the line as it should read.
-    const trailing = trailingCommaError(text, message);
-    const placed = trailing === null ? (missingCommaError(text, message) ?? controlCharacterError(text, message)) : { ...trailing, fix: `${trailing.fix}, so that line ${String(trailing.line)} reads\n    ${trailing.reads}` };
+    const placed = handEditError(text, message);
     if (placed !== null) {
       errors.push({ file, line: placed.line, column: placed.column, message: `invalid JSON: ${placed.words}`, fix: rewriteFix(file, placed.fix) });
       return { baseline: null, errors };

@@ -34,7 +34,7 @@ export { baselineSchemas, serializeBaseline, serializePersonaBaseline } from './
 export { AGENT_PRESETS } from './config/agent.js';
 export { formatIssue, issueCount, type ConfigIssue } from './issues.js';
 export { baselinePath, isValidLabel, LABEL_RE, LABEL_RULE } from './labels.js';
-import { baselinePath, freeSuggestion, isValidLabel, labelFix, takenLabels, windowsNameIssue } from './labels.js';
+import { baselinePath, freeSuggestion, isValidLabel, labelFix, takenLabels, windowsNameIssue, type NextFree } from './labels.js';
 import type { ItemFileFindings } from './item-file.js';
 export type { ConfigOverrides } from './overrides.js';
 export { suiteAboveIssue } from './suite-above.js';
@@ -673,12 +673,14 @@ function freeLabelFixes(labels: readonly SeenLabel[]): void {
   if (!labels.some((l) => l.issue !== undefined)) return;
   const taken = takenLabels(labels.map((l) => l.label));
   const offered = new Map<string, string>();
+  // Labels are only offered here, never taken back: each count resumes where it ended (NextFree).
+  const next: NextFree = new Map();
   for (const l of labels) {
     if (l.issue === undefined) continue;
     const valid = isValidLabel(l.label);
-    const windows = valid ? windowsNameIssue(l.label, taken, offered) : null;
-    const label = valid ? (windows?.label ?? null) : (freeSuggestion(l.label, taken, offered)?.label ?? null);
-    l.issue.fix = valid ? (windows?.fix ?? l.issue.fix) : labelFix(l.label, taken, offered);
+    const windows = valid ? windowsNameIssue(l.label, taken, offered, next) : null;
+    const label = valid ? (windows?.label ?? null) : (freeSuggestion(l.label, taken, offered, next)?.label ?? null);
+    l.issue.fix = valid ? (windows?.fix ?? l.issue.fix) : labelFix(l.label, taken, offered, next);
     if (label !== null) offered.set(label.toLowerCase(), `${shownJson(l.label)} at ${l.file}:${l.line ?? '?'}`);
   }
 }

@@ -255,6 +255,19 @@ export function controlCharacterError(text: string, message: string): { line: nu
   };
 }
 
+/**
+ * The hand edit JSON.parse's error `message` about `text` is, in the words a baseline and a results
+ * file both give, with the line as it should read: a comma after the last entry (trailingCommaError),
+ * one left out between two (missingCommaError), a string's closing quote left out or a control
+ * character inside one (controlCharacterError). The fix's line is on its own, after a line break;
+ * null for any other mistake.
+ */
+export function handEditError(text: string, message: string): { line: number; column: number; words: string; fix: string } | null {
+  const trailing = trailingCommaError(text, message);
+  if (trailing !== null) return { line: trailing.line, column: trailing.column, words: trailing.words, fix: `${trailing.fix}, so that line ${String(trailing.line)} reads\n    ${trailing.reads}` };
+  return missingCommaError(text, message) ?? controlCharacterError(text, message);
+}
+
 /** The index in `line` of the `"` that opens the string the line ends inside, or null when it ends outside one. */
 function openingQuote(line: string): number | null {
   let open: number | null = null;

@@ -63,15 +63,28 @@ export function takenLabels(labels: Iterable<string>): TakenLabels {
 }
 
 /**
+ * Where freeLabel's count resumes for each label it numbers: every number below it is taken. Kept by
+ * a caller that asks for many labels while what is taken only grows (freeLabelFixes: each label a
+ * fix offers is passed over by the next), so that thousands of labels that reduce alike (`a!`,
+ * `a?`, ...) cost a step each, not a count up from -2 each.
+ */
+export type NextFree = Map<string, number>;
+
+/**
  * `label` when the suite does not use it (in any case), else the first of `label-2`, `label-3`, ...
  * (cut to 80 characters) it does not use: a suggested label that is another item's would only move
- * the error to a duplicate label.
+ * the error to a duplicate label. With `next`, the count starts where the last one for `label` ended.
  */
-export function freeLabel(label: string, taken: Pick<TakenLabels, 'has'>, numbered: (n: number) => string = (n) => `${label.slice(0, 80 - `-${n}`.length)}-${n}`): string {
+export function freeLabel(label: string, taken: Pick<TakenLabels, 'has'>, numbered: (n: number) => string = (n) => `${label.slice(0, 80 - `-${n}`.length)}-${n}`, next?: NextFree): string {
   if (!taken.has(label.toLowerCase())) return label;
-  for (let n = 2; ; n++) {
-    const next = numbered(n);
-    if (!taken.has(next.toLowerCase())) return next;
+  // The label and its second numbered form name the count (a Windows device name is numbered otherwise).
+  const key = `${label.toLowerCase()}\n${numbered(2).toLowerCase()}`;
+  for (let n = next?.get(key) ?? 2; ; n++) {
+    const free = numbered(n);
+    if (!taken.has(free.toLowerCase())) {
+      next?.set(key, n);
+      return free;
+    }
   }
 }
 
@@ -96,10 +109,10 @@ function takenOrOffered(taken: TakenLabels, offered: TakenLabels): Pick<TakenLab
  * label's fix) holds (freeLabel), with the words naming the one it would have been (" (refund-policy
  * is used already)"); null when there is none.
  */
-export function freeSuggestion(s: string, taken: TakenLabels = NONE_TAKEN, offered: TakenLabels = NONE_TAKEN): { label: string; note: string } | null {
+export function freeSuggestion(s: string, taken: TakenLabels = NONE_TAKEN, offered: TakenLabels = NONE_TAKEN, next?: NextFree): { label: string; note: string } | null {
   const suggestion = suggestLabel(s);
   if (suggestion === null) return null;
-  const free = freeLabel(suggestion, takenOrOffered(taken, offered));
+  const free = freeLabel(suggestion, takenOrOffered(taken, offered), undefined, next);
   return { label: free, note: takenWords(suggestion, free, taken, offered) };
 }
 
@@ -107,8 +120,8 @@ export function freeSuggestion(s: string, taken: TakenLabels = NONE_TAKEN, offer
  * The fix for an invalid label: a valid one close to it that the suite does not use (`taken`), or
  * what a label may hold when none is.
  */
-export function labelFix(s: string, taken: TakenLabels = NONE_TAKEN, offered: TakenLabels = NONE_TAKEN): string {
-  const free = freeSuggestion(s, taken, offered);
+export function labelFix(s: string, taken: TakenLabels = NONE_TAKEN, offered: TakenLabels = NONE_TAKEN, next?: NextFree): string {
+  const free = freeSuggestion(s, taken, offered, next);
   if (free !== null) return `rename it, e.g. label: ${free.label}${free.note}`;
   const letter = [...s.normalize('NFKD')].find((c) => LETTER_OR_DIGIT().test(c) && hasNonAscii(c) && !Object.hasOwn(LATIN_ASCII, c)) ?? '';
   return `rename it in the characters a label allows (A-Z a-z 0-9 . _ -): ${shownJson(letter)} and the other letters outside A-Z have no form there to suggest`;
@@ -124,12 +137,12 @@ const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])(?=\.|$)/i;
  * Why a label (valid by LABEL_RULE) names a baseline file Windows refuses, with the fix (a label
  * the suite does not use, `taken`); null when it does not.
  */
-export function windowsNameIssue(label: string, taken: TakenLabels = NONE_TAKEN, offered: TakenLabels = NONE_TAKEN): { message: string; fix: string; label: string } | null {
+export function windowsNameIssue(label: string, taken: TakenLabels = NONE_TAKEN, offered: TakenLabels = NONE_TAKEN, next?: NextFree): { message: string; fix: string; label: string } | null {
   const device = WINDOWS_DEVICE.exec(label)?.[0];
   if (device === undefined) return null;
   const numbered = (n: number): string => `${device}-${n}${label.slice(device.length)}`.slice(0, 80);
   const suggestion = numbered(1);
-  const free = freeLabel(suggestion, takenOrOffered(taken, offered), numbered);
+  const free = freeLabel(suggestion, takenOrOffered(taken, offered), numbered, next);
   return {
     label: free,
     message: `label ${shownJson(label)} names its baseline file ${label}.json, which cannot be created on Windows (nor checked out there by git): ${device} is one of the names Windows keeps for devices (CON, PRN, AUX, NUL, COM0-COM9, LPT0-LPT9), alone or before a dot`,

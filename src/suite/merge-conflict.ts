@@ -29,14 +29,24 @@ function lines(spans: readonly [number, number][]): string {
   return `line${one ? '' : 's'} ${said.map(([from, to]) => span(from, to)).join(' and ')}`;
 }
 
+/** One merge conflict (conflictsIn): its `<<<<<<<` line, what it is and the fix. */
+export interface MergeConflict {
+  line: number;
+  /** `a merge conflict left unresolved at line 3 (git's <<<<<<< HEAD to >>>>>>> feature on line 7), which JSON does not read`. */
+  words: string;
+  /** `keep one side: to keep ..., delete ...; to keep ..., delete ...`. */
+  fix: string;
+}
+
 /**
- * The merge conflicts git left in `text` (a file of `kind` "YAML" or "JSON"), one issue each at
- * its `<<<<<<<` line; empty when there is none. Only a whole conflict is said (its three markers
- * in order); a marker line alone is said by the parser.
+ * The merge conflicts git left in `text` (a file of `kind` "YAML" or "JSON"), in order; empty when
+ * there is none. Only a whole conflict is said (its three markers in order); a marker line alone is
+ * said by the parser. A text without a `<<<<<<<` is passed over in one look (a suite's every file is asked).
  */
-export function mergeConflicts(file: string, text: string, kind: 'YAML' | 'JSON'): ConfigIssue[] {
+export function conflictsIn(text: string, kind: 'YAML' | 'JSON'): MergeConflict[] {
+  if (!text.includes('<<<<<<<')) return [];
   const all = text.split('\n').map((l) => l.replace(/\r$/, ''));
-  const out: ConfigIssue[] = [];
+  const out: MergeConflict[] = [];
   for (let n = 0; n < all.length; n += 1) {
     const open = OPEN.exec(all[n] as string);
     if (open === null) continue;
@@ -58,13 +68,16 @@ export function mergeConflicts(file: string, text: string, kind: 'YAML' | 'JSON'
     const theirs = close[1]?.trim() ?? '';
     const side = (name: string, nth: string, from: number, to: number): string => `${name === '' ? `the ${nth} side` : `the side marked ${name}`} (${from > to ? 'empty' : lines([[from, to]])})`;
     out.push({
-      file,
       line: a,
-      column: 1,
-      message: `invalid ${kind}: a merge conflict left unresolved at line ${String(a)} (git's ${(all[n] as string).trim()} to ${(all[k] as string).trim()} on line ${String(c)}), which ${kind} does not read`,
+      words: `a merge conflict left unresolved at line ${String(a)} (git's ${(all[n] as string).trim()} to ${(all[k] as string).trim()} on line ${String(c)}), which ${kind} does not read`,
       fix: `keep one side: to keep ${side(ours, 'first', a + 1, b - 1)}, delete ${lines([[a, a], [b, c]])}; to keep ${side(theirs, 'second', m + 1, c - 1)}, delete ${lines([[a, m], [c, c]])}`,
     });
     n = k;
   }
   return out;
+}
+
+/** The merge conflicts git left in `text` (conflictsIn), one issue of `file` each at its `<<<<<<<` line. */
+export function mergeConflicts(file: string, text: string, kind: 'YAML' | 'JSON'): ConfigIssue[] {
+  return conflictsIn(text, kind).map(({ line, words, fix }) => ({ file, line, column: 1, message: `invalid ${kind}: ${words}`, fix }));
 }

@@ -102,8 +102,13 @@ describe('parseRecord', () => {
     // V8 gives no position here, and quotes the text around the mistake over two lines.
     expect(said('{\n  "schemaVersion": 1,\n  "x": tru\n}\n')).toBe("r.json: not valid JSON (Unexpected token '\\n', at line 3, column 8): expected a results.json written by agent-replay");
     // A comma after the last entry (a hand edit's mistake): at the comma, not at the "}" the parser names a line below.
-    expect(said('{\n  "schemaVersion": 1,\n}\n')).toBe('r.json: not valid JSON (a comma after the last entry of an object, which JSON does not allow): remove the comma at line 2, column 21');
-    expect(said('{\n  "schemaVersion": 1,\n  "fixtures": [{ "label": "a" },\n  ]\n}\n')).toBe('r.json: not valid JSON (a comma after the last entry of a list, which JSON does not allow): remove the comma at line 3, column 32');
+    // With the line as it reads without it, as a baseline's (was the position alone).
+    expect(said('{\n  "schemaVersion": 1,\n}\n')).toBe('r.json: not valid JSON (a comma after the last entry of an object, which JSON does not allow): remove the comma at line 2, column 21, so that line 2 reads: "schemaVersion": 1');
+    expect(said('{\n  "schemaVersion": 1,\n  "fixtures": [{ "label": "a" },\n  ]\n}\n')).toBe('r.json: not valid JSON (a comma after the last entry of a list, which JSON does not allow): remove the comma at line 3, column 32, so that line 3 reads: "fixtures": [{ "label": "a" }');
+    // A comma left out between two entries: where it is missing, as a baseline's (was the parser's "Expected ',' or '}' after property value" at the next key).
+    expect(said('{\n  "schemaVersion": 1\n  "x": 1\n}\n')).toBe(
+      'r.json: not valid JSON (a comma left out after this entry, before the next one on line 3: JSON separates the entries of an object with commas): add a comma at line 2, column 21, so that line 2 reads: "schemaVersion": 1,',
+    );
     // A string left open, a line break or a tab typed inside one: where and the fix, as a baseline's, on one line (was the parser's "Bad control character in string literal").
     expect(said('{\n  "schemaVersion": 1,\n  "commit": "abc,\n  "x": 1\n}\n')).toBe('r.json: not valid JSON (the string opened at line 3, column 13 is not closed on its line (its closing " left out)): close it with ", so that line 3 reads: "commit": "abc",');
     expect(said('{\n  "schemaVersion": 1,\n  "commit": "a\tb"\n}\n')).toBe('r.json: not valid JSON (a tab inside a string, which JSON writes as \\t, at line 3, column 15): write it as \\t, so that line 3 reads: "commit": "a\\tb"');
@@ -290,6 +295,37 @@ describe('readRecord and writeRecord', () => {
     expect(await readFile(path, 'utf8')).toBe(serializeRecord(r));
     expect(serializeRecord(r).endsWith('}\n')).toBe(true);
     expect(await readRecord(path)).toEqual(r);
+  });
+
+  it('a results.json committed on two branches and merged, git\'s conflict markers left in it, is said as a conflict, as a baseline\'s is: at its first line, with the lines to keep either side, and how many more follow (was the parser\'s "Expected double-quoted property name")', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agent-replay-record-'));
+    dirs.push(dir);
+    const git = (...args: string[]): string => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'init.defaultBranch=main', '-c', 'merge.conflictStyle=merge', ...args], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const path = join(dir, 'results.json');
+    const text = serializeRecord(record([fixture('a'), fixture('b')]));
+    git('init', '-q');
+    await writeFile(path, text);
+    git('add', 'results.json');
+    git('commit', '-qm', 'base');
+    git('checkout', '-qb', 'feature');
+    await writeFile(path, text.replace('"interrupted": false', '"interrupted": true').replace(/"label": "b"/, '"label": "c"'));
+    git('commit', '-qam', 'feature');
+    git('checkout', '-q', 'main');
+    await writeFile(path, text.replace('"interrupted": false', '"interrupted": null').replace(/"label": "b"/, '"label": "d"'));
+    git('commit', '-qam', 'main');
+    expect(() => git('merge', '-q', 'feature')).toThrow();
+    const lines = (await readFile(path, 'utf8')).split('\n');
+    const open = lines.indexOf('<<<<<<< HEAD') + 1;
+    const next = lines.indexOf('<<<<<<< HEAD', open) + 1;
+    expect(open).toBeGreaterThan(0);
+    expect(next).toBeGreaterThan(open);
+    const err = await readRecord(path).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RecordError);
+    expect((err as Error).message).toBe(
+      `${path}: not valid JSON (a merge conflict left unresolved at line ${open} (git's <<<<<<< HEAD to >>>>>>> feature on line ${open + 4}), which JSON does not read; 1 more conflict after it, the next at line ${next}): keep one side: to keep the side marked HEAD (line ${open + 1}), delete lines ${open} and ${open + 2} to ${open + 4}; to keep the side marked feature (line ${open + 3}), delete lines ${open} to ${open + 2} and ${open + 4}, and the same side of each conflict after it; or take it again from where it was written (the run's --out, or its results artifact)`,
+    );
+    expect((err as Error).message).not.toContain('\n');
+    quotedAndSaid((err as Error).message, "results.json: not valid JSON (a merge conflict left unresolved at line <n> (git's <<<<<<< HEAD to >>>>>>> feature on line <n>), which JSON does not read; 1 more conflict after it, the next at line <n>): keep one side: ...", { 'results.json': path });
   });
 
   it('a record longer than Node can hold as one string says so, with what makes one that large and the fix, not the bare ERR_STRING_TOO_LONG', async () => {

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { formatIssue } from '../../src/suite/index.js';
 import { quotedAndSaid } from '../support/troubleshooting.js';
 import { B, C, F, load } from './helpers.js';
+import { freeSuggestion, type NextFree } from '../../src/suite/labels.js';
 
 const P = '.agent-replay/personas';
 const AGENT = 'agent:\n  url: http://127.0.0.1:9/chat\n';
@@ -138,6 +139,26 @@ describe('a merge conflict left in a file', () => {
     );
   });
 
+  it('one YAML reads without an error (inside a quoted message over several lines) is refused in the same words, not sent to the agent as the message', async () => {
+    const M = '<<<<<<< HEAD\n    and it arrived broken.\n=======\n    and it never arrived.\n>>>>>>> feature\n';
+    const r = await load({
+      [C]: AGENT,
+      // Both parsers read the quoted value across the marker lines: the message was "I ordered a lamp <<<<<<< HEAD and it arrived broken. ======= ...".
+      [`${F}/a.yml`]: `- label: a\n  message: "I ordered a lamp\n${M}    What now?"\n`,
+      [`${F}/b.yml`]: `{ label: b, message: "I ordered a lamp\n${M}    What now?" }\n`,
+      [`${P}/p.yml`]: `- label: p\n  opening: 'I ordered a lamp\n${M}    What now?'\n  expect: { terminal: finish }\n`,
+      // A marker's characters inside a line are text.
+      [`${F}/ok.yml`]: 'label: ok\nmessage: "<<<<<<< HEAD is text here"\n',
+    });
+    const said = (file: string, at: number): string =>
+      `${file}:${at}:1: invalid YAML: a merge conflict left unresolved at line ${at} (git's <<<<<<< HEAD to >>>>>>> feature on line ${at + 4}), which YAML does not read\n  fix: keep one side: to keep the side marked HEAD (line ${at + 1}), delete lines ${at} and ${at + 2} to ${at + 4}; to keep the side marked feature (line ${at + 3}), delete lines ${at} to ${at + 2} and ${at + 4}`;
+    expect(r.errors.map(formatIssue)).toEqual([said(`${F}/a.yml`, 3), said(`${F}/b.yml`, 2), said(`${P}/p.yml`, 3)]);
+    // One side kept, as the fix says: the file loads, its message without the marker lines.
+    const kept = await load({ [C]: AGENT, [`${F}/a.yml`]: '- label: a\n  message: "I ordered a lamp\n    and it arrived broken.\n    What now?"\n' });
+    expect(kept.errors).toEqual([]);
+    expect(kept.suite!.fixtures.map((f) => f.message)).toEqual(['I ordered a lamp and it arrived broken. What now?']);
+  });
+
   it('markers without a whole conflict (a "=======" line alone) are the parser\'s to say', async () => {
     const r = await load({ [C]: AGENT, [`${F}/a.yml`]: 'label: a\nmessage: hi\n=======\n' });
     expect(r.errors.map((e) => e.message).join('\n')).not.toContain('merge conflict');
@@ -164,5 +185,44 @@ describe('two invalid labels that reduce to one', () => {
       [`${F}/b.yml`]: 'label: Cafe-2\nmessage: w\n',
     });
     expect(fixed.errors).toEqual([]);
+  });
+
+  it('a hundred that reduce alike are each offered their own, and following every fix loads', async () => {
+    const n = 100;
+    const labels = Array.from({ length: n }, (_, i) => `a${'!'.repeat(i + 1)}`);
+    // Twenty to a file, the most errors a file shows.
+    const files = (items: readonly string[]): Record<string, string> =>
+      Object.fromEntries(Array.from({ length: n / 20 }, (_, k) => [`${F}/f${String(k).padStart(2, '0')}.yml`, items.slice(20 * k, 20 * k + 20).map((l) => `- { label: ${l}, message: x }\n`).join('')]));
+    const r = await load({ [C]: AGENT, ...files(labels.map((l) => `"${l}"`)) });
+    const offered = r.errors.map((e) => /^rename it, e\.g\. label: (\S+)/.exec(e.fix ?? '')?.[1] ?? '');
+    expect(offered).toEqual(['a', ...Array.from({ length: n - 1 }, (_, i) => `a-${i + 2}`)]);
+    const fixed = await load({ [C]: AGENT, ...files(offered) });
+    expect(fixed.errors).toEqual([]);
+  });
+
+  it('thousands that reduce alike cost a step each, the count resuming where it ended (NextFree), not counted up from -2 each', () => {
+    let asked = 0;
+    const taken = new (class extends Map<string, string> {
+      override has(key: string): boolean {
+        asked += 1;
+        return super.has(key);
+      }
+    })([['a', 'a']]);
+    const offered = new Map<string, string>();
+    const next: NextFree = new Map();
+    const n = 3000;
+    let differ = 0;
+    for (let i = 0; i < n; i += 1) {
+      // Asked twice for one label before it is offered (freeLabelFixes: the label, then its fix): the same label both times.
+      const first = freeSuggestion('a!', taken, offered, next);
+      const again = freeSuggestion('a!', taken, offered, next);
+      if (again?.label !== first?.label || again?.note !== first?.note) differ += 1;
+      offered.set((first as { label: string }).label, `"a!" at a.yml:${String(i + 1)}`);
+    }
+    expect(differ).toBe(0);
+    expect([...offered.keys()].slice(0, 3)).toEqual(['a-2', 'a-3', 'a-4']);
+    expect(offered.has(`a-${String(n + 1)}`)).toBe(true);
+    // Was about n * n / 2 (4.5 million for 3,000): each count from -2.
+    expect(asked).toBeLessThan(10 * n);
   });
 });

@@ -10,6 +10,7 @@ import { onlyDuplicateKeys, SYNTAX_FIX } from './syntax-kinds.js';
 import { loadWithPackage, YamlNotLoaded } from './package.js';
 import { deepJsonOffset } from '../json-depth.js';
 import { flowIndentSlips, flowIndentWords } from './flow.js';
+import { mergeConflicts } from '../merge-conflict.js';
 
 // The words of a refused file's syntax errors (syntax.ts): only a refused file runs them, and it
 // asks for the `yaml` package first (source.ts documentSource), so they are loaded with it, not
@@ -51,6 +52,12 @@ const TAG_FIX =
 export function readYaml(shown: string, written: string, options: { mergeKeys?: 'refused' | 'ordinary' } = {}): LoadedYaml {
   // A byte-order mark is no part of the text: positions are counted as an editor shows them.
   const text = written.charCodeAt(0) === 0xfeff ? written.slice(1) : written;
+  // A merge conflict left in the file, before anything reads it: YAML may read one without an error
+  // (inside a quoted value, or a marker line as text), and its marker lines would be sent to the
+  // agent as the message. Said once per conflict, the file's other errors waiting for the fix
+  // (mergeConflicts; one look for a `<<<<<<<` in a file without one).
+  const conflicts = mergeConflicts(shown, text, 'YAML');
+  if (conflicts.length > 0) return { src: null, data: undefined, errors: conflicts };
   const fast = fastSource(shown, text);
   if ('refused' in fast) {
     const { errors, partly } = refusalIssues(shown, text, fast.refused);

@@ -6,7 +6,6 @@ import { plural, shownJson } from '../../words.js';
 import { documentSource, type Position, type SourceFile, type YamlSyntaxError } from './source.js';
 import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, scanFlow, unclosedFlow, withoutStrayCloser, type FlowIndentSlip, type FlowSlip } from './flow.js';
 import { splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
-import { mergeConflicts } from '../merge-conflict.js';
 
 import { DUPLICATE_KEY_MESSAGE, onlyDuplicateKeys, SYNTAX_FIX } from './syntax-kinds.js';
 
@@ -1377,11 +1376,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   // A list item indented under the item above is one slip, said once at its "-", whatever the
   // parser says about it and its next lines (nestedItems).
   const errors = src.syntaxErrors();
-  // A merge conflict left in the file: what the parser says of its marker lines, and of the two
-  // sides read as one (a key written twice), is said once as the conflict (mergeConflicts); the
-  // file's other errors wait for its fix.
-  const conflicts = errors.length === 0 ? [] : mergeConflicts(src.file, src.text, 'YAML');
-  if (conflicts.length > 0) return conflicts;
+  // A merge conflict left in the file is said before the file is parsed (readYaml), never here.
   // A tab in a line's indentation: one issue for the stretch the parser then misreads (tabIndents).
   const tabs = errors.length === 0 ? [] : tabIndents(src, errors);
   const tabAt = (err: YamlSyntaxError): TabStretch | undefined => {
