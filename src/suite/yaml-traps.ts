@@ -7,6 +7,7 @@ import { itemLead, quote } from './issues.js';
 import type { PathSegment, Position, SourceFile } from './yaml/index.js';
 import { shownJson } from '../words.js';
 import { freeSuggestion } from './labels.js';
+import { MAX_REPEAT } from './repeat.js';
 import { commentAt, propsAt, propsLead } from './yaml-props.js';
 
 /** How a user turn (or a simulated user's text) is named and rewritten: `message: "..."`, or a list item's `- "..."`. */
@@ -176,8 +177,9 @@ export function labelMeant(comment: string, props: string): string {
  */
 export function commentedRepeatWarnings(file: TrapFile, base: PathSegment[], value: unknown, noun: string, prefix: () => string, warnings: ConfigIssue[]): void {
   commentOnlyWarnings(file, base, 'repeat', value, 'repeat', `the ${noun} runs as config.yml's repeat says, or once`, prefix, warnings, (comment, props) => {
-    const count = /^#+[ \t]*(\d+)[ \t]*$/.exec(comment)?.[1];
-    return count === undefined ? writeAfter('repeat', '{ count: 3 }')(comment, props) : `write it as a mapping if it is the repeat meant (repeat: ${propsLead(props)}{ count: ${count} })`;
+    // A count the repeat may have (`# 50` is none: the fix would be refused in its turn).
+    const count = /^#+[ \t]*([1-9]\d*)[ \t]*$/.exec(comment)?.[1];
+    return count === undefined || Number(count) > MAX_REPEAT ? writeAfter('repeat', '{ count: 3 }')(comment, props) : `write it as a mapping if it is the repeat meant (repeat: ${propsLead(props)}{ count: ${count} })`;
   });
 }
 

@@ -221,6 +221,12 @@ describe('a user turn cut at " #"', () => {
       `${P}/r.yml:3:12: persona script "r": YAML reads "# flaky" after "repeat:" as a comment, so repeat is empty: the script runs as config.yml's repeat says, or once | write it after repeat:, e.g. repeat: &n { count: 3 }; if it is a comment, put it on a line of its own, or remove repeat`,
     ],
     [
+      "a fixture's repeat, a count above the most it may have in the comment",
+      `${F}/r.yml`,
+      'label: r\nmessage: hi\nrepeat: # 50\n',
+      `${F}/r.yml:3:9: fixture "r": YAML reads "# 50" after "repeat:" as a comment, so repeat is empty: the fixture runs as config.yml's repeat says, or once | write it after repeat:, e.g. repeat: { count: 3 }; if it is a comment, put it on a line of its own, or remove repeat`,
+    ],
+    [
       "a persona script's followUps",
       `${P}/f.yml`,
       'label: f\nopening: hi\nfollowUps: # ask about refunds\nexpect:\n  terminal: finish\n',
