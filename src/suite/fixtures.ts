@@ -201,7 +201,8 @@ function checkItem(file: TrapFile, data: unknown, path: PathSegment[], result: F
   userTurnWarnings(file, path, 'message', raw.message, MESSAGE_TURN, prefix, result.warnings);
   // `persona: # impatient customer`, `assert: # contains "30 days"`: empty, which the schema takes,
   // said as YAML reads it (yaml-traps.ts). A check written as a comment leaves the fixture a probe,
-  // which passes whatever the reply: the warning says so (docs/fixtures.md, "Text YAML reads otherwise").
+  // which passes whatever the reply: the warning says so (docs/fixtures.md, "Text YAML reads otherwise");
+  // `repeat: # 3` leaves it config.yml's repeat, or one attempt.
   commentOnlyWarnings(file, path, 'persona', raw.persona, 'persona', 'the fixture has no persona tag', prefix, result.warnings);
   commentOnlyWarnings(file, path, 'assert', raw.assert, 'assert', 'the fixture has no check, so it passes as a probe whatever the reply', prefix, result.warnings, commentedAssertFix);
   commentedRepeatWarnings(file, path, raw.repeat, 'fixture', prefix, result.warnings);

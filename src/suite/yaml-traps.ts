@@ -128,7 +128,9 @@ export function emptyItemFix(file: TrapFile, path: PathSegment[], name: string, 
  * of a list item after its "-") as a comment, and the value as empty. The schema's error at the key
  * or the "-" (`found an empty value (null)`, whose fix is to write a value, which was written) is
  * given why and the fix: quotes, or for an item, removing it. Only an empty value of a refused item
- * is looked at. `name`: how an item is named (`follow-up #1`); a key is named by itself.
+ * is looked at. `name`: how an item is named (`follow-up #1`); a key is named by itself. `meant`:
+ * a key's fix for the value meant, from the comment and the anchor and tag before it (by default,
+ * to quote it; a label, which holds no # or space, is offered one close to it: labelMeant).
  */
 export function commentOnlyFix(
   file: TrapFile,
