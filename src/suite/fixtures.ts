@@ -14,7 +14,7 @@ import { regexCompileAdvice, regexMeaningNote, regexSlashesNote } from './regex-
 import { docsUrl } from '../version.js';
 import { shownJson } from '../words.js';
 import { onFirstUse } from '../patterns.js';
-import { checkTextWarnings, commentOnlyFix, commentOnlyWarnings, emptyItemFix, keyed, trapFile, userTurnWarnings, type TrapFile, type TurnText } from './yaml-traps.js';
+import { checkTextWarnings, commentedRepeatWarnings, commentOnlyFix, commentOnlyWarnings, emptyItemFix, keyed, labelMeant, trapFile, userTurnWarnings, type TrapFile, type TurnText } from './yaml-traps.js';
 
 const ASSERTION_KINDS = ['contains', 'regex', 'judge', 'maxLatencyMs', 'toolCalled', 'toolNotCalled'] as const;
 export const DEFAULT_THRESHOLD = 0.7;
@@ -172,6 +172,7 @@ function checkItem(file: TrapFile, data: unknown, path: PathSegment[], result: F
       if (assertAt !== null && issue.line === assertAt.line && issue.column === assertAt.column) issue.fix = assertTextFix(raw.assert as string);
     }
     commentOnlyFix(file, path, 'message', raw.message, issues);
+    commentOnlyFix(file, path, 'label', raw.label, issues, 'label', labelMeant);
     // `- label: next` written inside assert's list: the next fixture, said so (item-file.ts).
     nextItemInside(src, FIXTURE_FILE, raw, path, prefix(), issues);
     result.errors.push(...issues);
@@ -200,9 +201,11 @@ function checkItem(file: TrapFile, data: unknown, path: PathSegment[], result: F
   userTurnWarnings(file, path, 'message', raw.message, MESSAGE_TURN, prefix, result.warnings);
   // `persona: # impatient customer`, `assert: # contains "30 days"`: empty, which the schema takes,
   // said as YAML reads it (yaml-traps.ts). A check written as a comment leaves the fixture a probe,
-  // which passes whatever the reply: the warning says so (docs/fixtures.md, "Text YAML reads otherwise").
+  // which passes whatever the reply: the warning says so (docs/fixtures.md, "Text YAML reads otherwise");
+  // `repeat: # 3` leaves it config.yml's repeat, or one attempt.
   commentOnlyWarnings(file, path, 'persona', raw.persona, 'persona', 'the fixture has no persona tag', prefix, result.warnings);
   commentOnlyWarnings(file, path, 'assert', raw.assert, 'assert', 'the fixture has no check, so it passes as a probe whatever the reply', prefix, result.warnings, commentedAssertFix);
+  commentedRepeatWarnings(file, path, raw.repeat, 'fixture', prefix, result.warnings);
 
   let assertion: Assertion | null = null;
   const a = raw.assert;

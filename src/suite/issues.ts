@@ -5,6 +5,7 @@ import { pathText, type PathSegment, type Position, type SourceFile } from './ya
 import type * as z from 'zod';
 import { citingCut, docsUrl } from '../version.js';
 import { plural, shownJson, thousands } from '../words.js';
+import { propsAt, propsLead } from './yaml-props.js';
 import { splitNumberAs, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './yaml/split-number.js';
 
 export interface ConfigIssue {
@@ -1149,9 +1150,12 @@ function translateOne(ctx: TranslateContext, issue: ZodIssueLike, rel: PathSegme
       const pos = ctx.src.valueAt(full);
       // In a JSON file (a baseline) the key is written as JSON writes it, as a missing key's fix above.
       const lead = item ? itemLead(ctx.src, pos) : yaml ? `${String(last ?? 'value')}: ` : `"${String(last ?? 'value')}": `;
+      // `- &a 42`: the anchor stays in front of the quotes (an alias *a is then the text too); a tag
+      // that made it a number (`!!int 7`) does not, or the quoted value would be read so again.
+      const anchor = (): string => propsAt((l) => lineOf(ctx.src, l) ?? undefined, pos).split(' ').filter((p) => p.startsWith('&')).join(' ');
       const quoteFix =
         written !== null
-          ? `put the value in quotes: ${lead}${shownJson(written)}`
+          ? `put the value in quotes: ${lead}${propsLead(anchor())}${shownJson(written)}`
           : item && value === null && yaml && pos.line !== null
             ? `write the item after the "-" on line ${String(pos.line)}, or remove that line`
             : ((issue.expected === 'array' ? listOfOneFix(ctx, full, rel, name, value) : null) ??

@@ -13,7 +13,7 @@ import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.j
 import { COMPILE_FIX, inlineFlagsFix, regexSlashesNote } from './regex-advice.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { onFirstUse } from '../patterns.js';
-import { checkTextWarnings, commentCutWarnings, commentOnlyFix, commentOnlyWarnings, emptyItemFix, keyed, listItemAt, trapFile, userTurnWarnings, type TrapFile, type TurnText } from './yaml-traps.js';
+import { checkTextWarnings, commentCutWarnings, commentedRepeatWarnings, commentOnlyFix, commentOnlyWarnings, emptyItemFix, keyed, labelMeant, listItemAt, trapFile, writeAfter, userTurnWarnings, type TrapFile, type TurnText } from './yaml-traps.js';
 import { isSplitNumberMessage, splitNumberAs, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './yaml/split-number.js';
 
 const DEFAULT_MAX_TURNS = 20;
@@ -204,6 +204,17 @@ const OPENING_TURN: TurnText = { name: 'the opening', effect: 'the agent is sent
 const GOAL_TEXT: TurnText = { name: 'user.goal', effect: 'the simulator is given the goal', written: keyed('goal') };
 const INSTRUCTIONS_TEXT: TurnText = { name: 'user.instructions', effect: 'the simulator is given the instructions', written: keyed('instructions') };
 
+/** Each key of expect, which the schema takes empty (none), with a value for it, for the fix of one YAML read as a comment alone. */
+const EXPECT_EXAMPLES: Record<string, string> = {
+  conversations: '[refunds]',
+  terminal: 'finish',
+  toolCalled: '[{ tool: find_order }]',
+  toolNotCalled: '[{ tool: issue_refund }]',
+  criteria: '["The agent apologises"]',
+  reply: '[{ contains: "refund" }]',
+  maxTurnLatencyMs: '5000',
+};
+
 /** A simulated user's mapping (`user:`), or null. */
 function userOf(raw: Record<string, unknown>): Record<string, unknown> | null {
   const user = raw.user;
@@ -219,6 +230,16 @@ function turnWarnings(file: TrapFile, raw: Record<string, unknown>, path: PathSe
   userTurnWarnings(file, path, 'opening', raw.opening, OPENING_TURN, said, warnings);
   // `persona: # impatient customer`: no persona tag, which the schema takes.
   commentOnlyWarnings(file, path, 'persona', raw.persona, 'persona', 'the script has no persona tag', said, warnings);
+  // `followUps: # ...`, `mocks: # ...`, `repeat: # 3`, `criteria: # ...`: none, which the schema takes.
+  commentOnlyWarnings(file, path, 'followUps', raw.followUps, 'followUps', 'the script sends the opening alone', said, warnings, writeAfter('followUps', '["Where is my order?"]'));
+  commentOnlyWarnings(file, path, 'mocks', raw.mocks, 'mocks', 'no tool is mocked', said, warnings, writeAfter('mocks', '[{ tool: find_order, output: { status: shipped } }]'));
+  commentedRepeatWarnings(file, path, raw.repeat, 'script', said, warnings);
+  const e = raw.expect;
+  if (e !== null && typeof e === 'object' && !Array.isArray(e)) {
+    for (const [key, example] of Object.entries(EXPECT_EXAMPLES)) {
+      commentOnlyWarnings(file, [...path, 'expect'], key, (e as Record<string, unknown>)[key], `expect.${key}`, 'it checks nothing', said, warnings, writeAfter(key, example));
+    }
+  }
   const user = userOf(raw);
   if (user !== null) {
     const at = [...path, 'user'];
@@ -239,6 +260,7 @@ function turnWarnings(file: TrapFile, raw: Record<string, unknown>, path: PathSe
  */
 function emptyTurnFixes(file: TrapFile, raw: Record<string, unknown>, path: PathSegment[], issues: ConfigIssue[]): void {
   commentOnlyFix(file, path, 'opening', raw.opening, issues);
+  commentOnlyFix(file, path, 'label', raw.label, issues, 'label', labelMeant);
   const user = userOf(raw);
   if (user !== null) commentOnlyFix(file, [...path, 'user'], 'goal', user.goal, issues);
   if (Array.isArray(raw.followUps)) {

@@ -6,6 +6,9 @@ import type { ConfigIssue } from './issues.js';
 import { itemLead, quote } from './issues.js';
 import type { PathSegment, Position, SourceFile } from './yaml/index.js';
 import { shownJson } from '../words.js';
+import { freeSuggestion } from './labels.js';
+import { MAX_REPEAT } from './repeat.js';
+import { commentAt, propsAt, propsLead } from './yaml-props.js';
 
 /** How a user turn (or a simulated user's text) is named and rewritten: `message: "..."`, or a list item's `- "..."`. */
 export interface TurnText {
@@ -37,41 +40,6 @@ export function trapFile(src: SourceFile): TrapFile {
     src,
     lines: () => (lines === undefined ? (lines = src.text.includes(' #') || src.text.includes('\t#') ? src.text.split('\n') : null) : lines),
   };
-}
-
-/**
- * The anchor and tag at the end of `before`, the text written before a value (`&q`, `!!str &q`), or
- * ''. Neither holds a , [ ] { } (`[ Hi !,` ends an item, not with a tag).
- */
-function propsBefore(before: string): string {
-  return /(?:^|[ \t])((?:[&!][^\s,[\]{}]*[ \t]+)+)$/.exec(`${before.trimEnd()} `)?.[1]?.trimEnd() ?? '';
-}
-
-/**
- * The anchor and tag written before the value at `pos` (`&q`, `!!str &q`), or '': on the value's
- * line, or, for a value that starts its line, at the end of the line above it, its key's or its
- * "-"'s (`message: &q` with the text on the next line), past blank lines, comments alone and the
- * comment after them. `line(n)` is line n of the file.
- */
-function propsAt(line: (n: number) => string | undefined, pos: Position): string {
-  if (pos.line === null || pos.column === null) return '';
-  const before = (line(pos.line) ?? '').slice(0, pos.column - 1);
-  if (before.trim() !== '') return propsBefore(before);
-  for (let n = pos.line - 1; n >= 1; n -= 1) {
-    const above = (line(n) ?? '').replace(/\r$/, '');
-    const hash = above.trimStart().startsWith('#') ? 0 : commentAt(above, 0);
-    const written = hash === -1 ? above : above.slice(0, hash);
-    if (written.trim() !== '') return propsBefore(written);
-  }
-  return '';
-}
-
-/** The index of the first ` #` (or tab then `#`) in `line` at or after `from`, or -1. */
-function commentAt(line: string, from: number): number {
-  for (let i = line.indexOf('#', from); i !== -1; i = line.indexOf('#', i + 1)) {
-    if (i > from && (line[i - 1] === ' ' || line[i - 1] === '\t')) return i;
-  }
-  return -1;
 }
 
 /**
@@ -160,9 +128,19 @@ export function emptyItemFix(file: TrapFile, path: PathSegment[], name: string, 
  * of a list item after its "-") as a comment, and the value as empty. The schema's error at the key
  * or the "-" (`found an empty value (null)`, whose fix is to write a value, which was written) is
  * given why and the fix: quotes, or for an item, removing it. Only an empty value of a refused item
- * is looked at. `name`: how an item is named (`follow-up #1`); a key is named by itself.
+ * is looked at. `name`: how an item is named (`follow-up #1`); a key is named by itself. `meant`:
+ * a key's fix for the value meant, from the comment and the anchor and tag before it (by default,
+ * to quote it; a label, which holds no # or space, is offered one close to it: labelMeant).
  */
-export function commentOnlyFix(file: TrapFile, base: PathSegment[], key: PathSegment, value: unknown, issues: ConfigIssue[], name = String(key)): void {
+export function commentOnlyFix(
+  file: TrapFile,
+  base: PathSegment[],
+  key: PathSegment,
+  value: unknown,
+  issues: ConfigIssue[],
+  name = String(key),
+  meant: (comment: string, props: string) => string = quoteMeant(String(key)),
+): void {
   if (value !== null || file.lines() === null) return;
   const { src } = file;
   const item = typeof key === 'number';
@@ -172,7 +150,39 @@ export function commentOnlyFix(file: TrapFile, base: PathSegment[], key: PathSeg
   const issue = alone === null || at === null ? undefined : issues.find((i) => i.file === src.file && i.line === at.line && i.column === at.column);
   if (alone === null || issue === undefined) return;
   const why = readAsComment(alone.comment, lead, name);
-  issue.fix = item ? `${why}: quote it if it is the text (${listItem(alone.comment, alone.props)}), or remove the item` : `${why}: quote it if it is the text (${keyed(name)(alone.comment, alone.props)})`;
+  issue.fix = item ? `${why}: quote it if it is the text (${listItem(alone.comment, alone.props)}), or remove the item` : `${why}: ${meant(alone.comment, alone.props)}`;
+}
+
+/** The fix for a key's text meant as its value, from the comment YAML read (and the anchor and tag before it): `quote it if it is the text (persona: "# impatient customer")`. */
+function quoteMeant(key: string): (comment: string, props: string) => string {
+  return (comment, props) => `quote it if it is the text (${keyed(key)(comment, props)})`;
+}
+
+/** The fix for a key whose value is not text, the comment read in its place: `write it after criteria:, e.g. criteria: ["The agent apologises"]`. */
+export function writeAfter(key: string, example: string): (comment: string, props: string) => string {
+  return (_comment, props) => `write it after ${key}:, e.g. ${key}: ${propsLead(props)}${example}`;
+}
+
+/**
+ * The fix for `label: # refund policy`: a label close to the comment (labels.ts), which quoting the
+ * comment would not be (a label holds no # or space); else to write one.
+ */
+export function labelMeant(comment: string, props: string): string {
+  // A comment of no letter or digit (`label: # TODO` has some; `label: #` none) offers nothing close.
+  const close = /[\p{L}\p{N}]/u.test(comment) ? freeSuggestion(comment) : null;
+  return close === null ? writeAfter('label', 'refund-policy')(comment, props) : `write the label if it is the label meant (label: ${propsLead(props)}${close.label})`;
+}
+
+/**
+ * `repeat: # 3`, of a fixture or a persona script (`noun`): said to `warnings` as YAML reads it, no
+ * repeat of its own (docs/fixtures.md, "Repeat"); the fix writes the count the comment holds, if one.
+ */
+export function commentedRepeatWarnings(file: TrapFile, base: PathSegment[], value: unknown, noun: string, prefix: () => string, warnings: ConfigIssue[]): void {
+  commentOnlyWarnings(file, base, 'repeat', value, 'repeat', `the ${noun} runs as config.yml's repeat says, or once`, prefix, warnings, (comment, props) => {
+    // A count the repeat may have (`# 50` is none: the fix would be refused in its turn).
+    const count = /^#+[ \t]*([1-9]\d*)[ \t]*$/.exec(comment)?.[1];
+    return count === undefined || Number(count) > MAX_REPEAT ? writeAfter('repeat', '{ count: 3 }')(comment, props) : `write it as a mapping if it is the repeat meant (repeat: ${propsLead(props)}{ count: ${count} })`;
+  });
 }
 
 /**
@@ -193,7 +203,7 @@ export function commentOnlyWarnings(
   none: string,
   prefix: () => string,
   warnings: ConfigIssue[],
-  meant: (comment: string, props: string) => string = (comment, props) => `quote it if it is the text (${keyed(key)(comment, props)})`,
+  meant: (comment: string, props: string) => string = quoteMeant(key),
 ): void {
   if (value !== null || file.lines() === null) return;
   const at = file.src.keyAt(base, key);
@@ -290,10 +300,10 @@ export function checkTextWarnings(src: SourceFile, base: PathSegment[], kind: 'c
 export const keyed =
   (key: string) =>
   (text: string, props = ''): string =>
-    `${key}: ${props === '' ? '' : `${props} `}${shownJson(text)}`;
+    `${key}: ${propsLead(props)}${shownJson(text)}`;
 
 /** `- "text"`, as a fix writes a list item; with its anchor and tag, `- &q "text"`; in a list in [ ] (`lead` ''), `"text"`. */
-export const listItem = (text: string, props = '', lead: '- ' | '' = '- '): string => `${lead}${props === '' ? '' : `${props} `}${shownJson(text)}`;
+export const listItem = (text: string, props = '', lead: '- ' | '' = '- '): string => `${lead}${propsLead(props)}${shownJson(text)}`;
 
 /**
  * How a fix writes item `index` of the list at `base`: after its "-", or as it is in a list in [ ]

@@ -206,6 +206,88 @@ describe('a user turn cut at " #"', () => {
     ]);
   });
 
+  // Each key the schema takes empty (none), all comment: a warning at the #, as persona's, with what none does and a fix for the value meant.
+  it.each([
+    [
+      'a fixture\'s repeat, the count in the comment',
+      `${F}/r.yml`,
+      'label: r\nmessage: hi\nrepeat:  # 3\n',
+      `${F}/r.yml:3:10: fixture "r": YAML reads "# 3" after "repeat:" as a comment, so repeat is empty: the fixture runs as config.yml's repeat says, or once | write it as a mapping if it is the repeat meant (repeat: { count: 3 }); if it is a comment, put it on a line of its own, or remove repeat`,
+    ],
+    [
+      "a persona script's repeat, no count in the comment",
+      `${P}/r.yml`,
+      'label: r\nopening: hi\nrepeat: &n # flaky\nexpect:\n  terminal: finish\n',
+      `${P}/r.yml:3:12: persona script "r": YAML reads "# flaky" after "repeat:" as a comment, so repeat is empty: the script runs as config.yml's repeat says, or once | write it after repeat:, e.g. repeat: &n { count: 3 }; if it is a comment, put it on a line of its own, or remove repeat`,
+    ],
+    [
+      "a fixture's repeat, a count above the most it may have in the comment",
+      `${F}/r.yml`,
+      'label: r\nmessage: hi\nrepeat: # 50\n',
+      `${F}/r.yml:3:9: fixture "r": YAML reads "# 50" after "repeat:" as a comment, so repeat is empty: the fixture runs as config.yml's repeat says, or once | write it after repeat:, e.g. repeat: { count: 3 }; if it is a comment, put it on a line of its own, or remove repeat`,
+    ],
+    [
+      "a persona script's followUps",
+      `${P}/f.yml`,
+      'label: f\nopening: hi\nfollowUps: # ask about refunds\nexpect:\n  terminal: finish\n',
+      `${P}/f.yml:3:12: persona script "f": YAML reads "# ask about refunds" after "followUps:" as a comment, so followUps is empty: the script sends the opening alone | write it after followUps:, e.g. followUps: ["Where is my order?"]; if it is a comment, put it on a line of its own, or remove followUps`,
+    ],
+    [
+      "a persona script's mocks",
+      `${P}/m.yml`,
+      'label: m\nopening: hi\nmocks: # find_order returns shipped\nexpect:\n  terminal: finish\n',
+      `${P}/m.yml:3:8: persona script "m": YAML reads "# find_order returns shipped" after "mocks:" as a comment, so mocks is empty: no tool is mocked | write it after mocks:, e.g. mocks: [{ tool: find_order, output: { status: shipped } }]; if it is a comment, put it on a line of its own, or remove mocks`,
+    ],
+    [
+      "a persona script's expect.criteria",
+      `${P}/c.yml`,
+      'label: c\nopening: hi\nexpect:\n  terminal: finish\n  criteria: # the agent apologises\n',
+      `${P}/c.yml:5:13: persona script "c": YAML reads "# the agent apologises" after "criteria:" as a comment, so expect.criteria is empty: it checks nothing | write it after criteria:, e.g. criteria: ["The agent apologises"]; if it is a comment, put it on a line of its own, or remove criteria`,
+    ],
+    [
+      "a persona script's expect.maxTurnLatencyMs",
+      `${P}/l.yml`,
+      'label: l\nopening: hi\nexpect:\n  maxTurnLatencyMs:   # 2000\n  conversations: [refunds]\n',
+      `${P}/l.yml:4:23: persona script "l": YAML reads "# 2000" after "maxTurnLatencyMs:" as a comment, so expect.maxTurnLatencyMs is empty: it checks nothing | write it after maxTurnLatencyMs:, e.g. maxTurnLatencyMs: 5000; if it is a comment, put it on a line of its own, or remove maxTurnLatencyMs`,
+    ],
+  ])('warns of %s YAML read as a comment alone, at the #', async (_shape, file, text, warning) => {
+    const r = await load({ [file]: text });
+    expect(r.errors).toEqual([]);
+    expect(said(r.warnings)).toEqual([warning]);
+  });
+
+  it('says nothing of those keys left empty, or with the comment on a line of its own', async () => {
+    const r = await load({
+      [`${F}/r.yml`]: 'label: r\nmessage: hi\nrepeat:\n# 3 once it is stable\n',
+      [`${P}/p.yml`]: 'label: p\nopening: hi\nfollowUps:\nmocks:\nrepeat:\nexpect:\n  terminal: finish\n  criteria:\n  # the agent apologises\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(r.warnings).toEqual([]);
+  });
+
+  it('tells a label YAML read as a comment alone why it is empty, with a label close to the comment', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: # refund policy\nmessage: hi\n',
+      [`${P}/p.yml`]: 'personas:\n  - label: &l #\n    opening: hi\n    expect:\n      terminal: finish\n',
+    });
+    expect(said(r.errors)).toEqual([
+      `${F}/a.yml:1:1: label must be a string, found an empty value (null) | YAML reads "# refund policy" after "label:" as a comment, so label is empty: write the label if it is the label meant (label: refund-policy)`,
+      `${P}/p.yml:2:5: persona script #1: label must be a string, found an empty value (null) | YAML reads "#" after "label:" as a comment, so label is empty: write it after label:, e.g. label: &l refund-policy`,
+    ]);
+  });
+
+  it('keeps the anchor of a number or true/false written where text belongs in the fix that quotes it, not a tag that made it a number', async () => {
+    const r = await load({
+      [`${P}/p.yml`]: 'label: p\nopening: &o true\nfollowUps:\n  - &a 42\n  - !!int &b 7\n  - 8\nexpect:\n  conversations: [orders]\n',
+    });
+    expect(said(r.errors)).toEqual([
+      `${P}/p.yml:2:13: persona script "p": opening must be a string, found the boolean true | put the value in quotes: opening: &o "true"`,
+      `${P}/p.yml:4:8: persona script "p": followUps[0] must be a string, found the number 42 | put the value in quotes: - &a "42"`,
+      `${P}/p.yml:5:14: persona script "p": followUps[1] must be a string, found the number 7 | put the value in quotes: - &b "7"`,
+      `${P}/p.yml:6:5: persona script "p": followUps[2] must be a string, found the number 8 | put the value in quotes: - "8"`,
+    ]);
+  });
+
   it('keeps the anchor and the tag written before a cut message in both fixes, and before a value in curly quotes', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    message: &q Where is #5?\n  - label: b\n    message: *q\n  - label: c\n    message: !!str &t Order #6\n',
@@ -322,7 +404,7 @@ describe('a value in curly quotes', () => {
     const numbers = await load({ [`${P}/n.yml`]: 'label: n\nopening: hi\nfollowUps:\n  - &a 42\n  -\n    43\nexpect:\n  conversations: [orders]\n', [`${P}/m.yml`]: 'label: m\nopening: hi\nfollowUps: [ ok,\n  44 ]\nexpect:\n  conversations: [orders]\n' });
     expect(numbers.errors.map((e) => `${e.file}:${e.line ?? '-'}: ${e.fix}`)).toEqual([
       `${P}/m.yml:4: put the value in quotes: "44"`,
-      `${P}/n.yml:4: put the value in quotes: - "42"`,
+      `${P}/n.yml:4: put the value in quotes: - &a "42"`,
       `${P}/n.yml:6: put the value in quotes: - "43"`,
     ]);
   });
