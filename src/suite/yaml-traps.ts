@@ -9,6 +9,10 @@ import { shownJson } from '../words.js';
 import { freeSuggestion } from './labels.js';
 import { MAX_REPEAT } from './repeat.js';
 import { commentAt, propsAt, propsLead } from './yaml-props.js';
+import { unicodePattern } from '../patterns.js';
+
+/** A letter or a digit of any script (built on first use: src/patterns.ts). */
+const LETTER_OR_DIGIT = unicodePattern(String.raw`[\p{L}\p{N}]`, 'u');
 
 /** How a user turn (or a simulated user's text) is named and rewritten: `message: "..."`, or a list item's `- "..."`. */
 export interface TurnText {
@@ -169,7 +173,7 @@ export function writeAfter(key: string, example: string): (comment: string, prop
  */
 export function labelMeant(comment: string, props: string): string {
   // A comment of no letter or digit (`label: # TODO` has some; `label: #` none) offers nothing close.
-  const close = /[\p{L}\p{N}]/u.test(comment) ? freeSuggestion(comment) : null;
+  const close = LETTER_OR_DIGIT().test(comment) ? freeSuggestion(comment) : null;
   return close === null ? writeAfter('label', 'refund-policy')(comment, props) : `write the label if it is the label meant (label: ${propsLead(props)}${close.label})`;
 }
 
