@@ -56,6 +56,7 @@ export function oneLine(text: string): string {
 // A terminal's line and block (terminalLine, terminalBlock) are words.ts's, which every layer may use
 // (a results file's path in the record layer's RecordWriteError); the report's surfaces import them from here.
 export { terminalBlock, terminalLine } from '../words.js';
+import { headOf } from '../words.js';
 
 const INLINE_RE = /[&<>@#\\`*_[\]()!|~:$.{}-]/g;
 
@@ -248,18 +249,16 @@ export function fencedBlock(text: string, info = 'text'): string {
 }
 
 /**
- * Shortens `text` to at most `max` UTF-16 units including the ellipsis, never splitting a
- * surrogate pair, nor the address of a page it cites, which is not counted (version.ts
+ * Shortens `text` to at most `max` UTF-16 units including the ellipsis, whole characters (words.ts
+ * headOf: no half of a surrogate pair, no letter without its accent), nor the address of a page it cites, which is not counted (version.ts
  * citingCut). Returns the text unchanged when it fits.
  */
 export function clip(text: string, max: number): string {
   if (text.length <= max) return text;
   if (max <= 1) return max === 1 ? '…' : '';
-  let end = citingCut(text, max, 1);
+  const end = citingCut(text, max, 1);
   if (end === null) return text;
-  const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end--;
-  return `${text.slice(0, end)}…`;
+  return `${headOf(text, end)}…`;
 }
 
 /**
