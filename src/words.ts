@@ -1,8 +1,9 @@
 // Words for counts that every layer shares (evaluate/, report/, calibrate/): "3 fixtures", "1,234";
 // a shell word, for the commands a fix or a notice gives to paste (shownShellWord); a sentence's capital;
 // a text on a terminal's line (terminalLine: a path a message names, whatever layer writes it); a
-// value quoted as JSON inside a message (shownJson).
+// value quoted as JSON inside a message (shownJson); the head of a text cut by length, whole characters (headOf).
 // Pure; written once here so the layers cannot drift apart on how a count reads.
+import { unicodePattern } from './patterns.js';
 
 /** "1234567" -> "1,234,567": a comma between groups of three digits of an integer written in digits. */
 export function groupDigits(digits: string): string {
@@ -175,4 +176,33 @@ export function terminalLine(text: string): string {
 /** normalizeBlock for a terminal: newlines normalized to `\n`, controls shown escaped. */
 export function terminalBlock(text: string): string {
   return shownControl(text.replace(TERMINAL_NEWLINE_RE, '\n'));
+}
+
+/** A mark (an accent, an emoji's variation selector) that belongs to the character before it. */
+const MARK = unicodePattern(String.raw`^\p{M}`, 'u');
+
+/**
+ * Where a cut of `text` after at most `end` UTF-16 units keeps whole characters: never half of a
+ * surrogate pair (an emoji's half is no character: written out, it is U+FFFD, or `\ud83d` in JSON),
+ * nor a letter without the marks that follow it (an accent, an emoji's variation selector), which
+ * would read as another character. Cheap: it looks only at the characters at the cut.
+ */
+export function wholeEnd(text: string, end: number): number {
+  let at = Math.max(0, Math.min(end, text.length));
+  while (at > 0 && at < text.length) {
+    const code = text.charCodeAt(at);
+    if (code >= 0xdc00 && code <= 0xdfff && isHighSurrogate(text.charCodeAt(at - 1))) at--;
+    else if (code >= 0x300 && MARK().test(text.slice(at, at + 2))) at--;
+    else break;
+  }
+  return at;
+}
+
+/** The first `end` UTF-16 units of `text` at most, whole characters (wholeEnd): every cut of a text by length. */
+export function headOf(text: string, end: number): string {
+  return text.slice(0, wholeEnd(text, end));
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }

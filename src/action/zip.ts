@@ -7,7 +7,7 @@
 
 import { crc32 } from 'node:zlib';
 import yauzl from 'yauzl';
-import { shownJson, thousands } from '../words.js';
+import { headOf, shownJson, thousands } from '../words.js';
 
 const MAX_ENTRY_BYTES = 64 * 1024 * 1024;
 const MAX_ENTRIES = 1000;
@@ -32,14 +32,14 @@ export interface ZipLimits {
   maxTotalBytes: number;
 }
 
-const shown = (name: string) => shownJson(name.length > 100 ? `${name.slice(0, 100)}…` : name);
+const shown = (name: string) => shownJson(name.length > 100 ? `${headOf(name, 100)}…` : name);
 
 /** yauzl's reasons, said as what was wrong with the archive. */
 function describe(error: unknown): string {
   const message = (error as Error).message ?? String(error);
   const path = /^(invalid relative path|absolute path|invalid characters in fileName): ([\s\S]*)$/.exec(message);
   if (path) return `the entry name ${shown(path[2] as string)} is not a plain relative path (${path[1]})`;
-  return message.length > 300 ? `${message.slice(0, 300)}…` : message;
+  return message.length > 300 ? `${headOf(message, 300)}…` : message;
 }
 
 /** One entry inflated; `before` is what the entries before it took (MAX_TOTAL_BYTES bounds the sum). */

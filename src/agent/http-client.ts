@@ -45,7 +45,7 @@ import { bodyUsage, NO_USAGE, type UsageRead } from './usage.js';
 import { plusUsage } from '../evaluate/usage.js';
 import { docsUrl } from '../version.js';
 import { interruptedBy } from '../interrupt.js';
-import { thousands, turnWords } from '../words.js';
+import { headOf, thousands, turnWords } from '../words.js';
 
 export interface AgentClientDeps {
   /** Used for backoff waits and Retry-After dates; defaults to real time. */
@@ -902,13 +902,13 @@ export function snippet(text: string): string {
   // A web page (a host's 404 page, an SPA's index.html) says what it is by its title; its markup
   // would only repeat the same noise under every item.
   if (/^(?:<!--[\s\S]*?-->\s*)*<(?:!doctype html|html[\s>])/i.test(flat)) {
-    const clip = (t: string): string => (t.length <= 80 ? t : `${t.slice(0, 79)}…`);
+    const clip = (t: string): string => (t.length <= 80 ? t : `${headOf(t, 79)}…`);
     const title = /<title[^>]*>([^<]*)<\/title>/i.exec(flat)?.[1]?.trim() ?? '';
     if (title !== '') return `an HTML page titled "${clip(title)}"`;
     const visible = flat.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
     return visible === '' ? 'an HTML page with no text' : `an HTML page reading "${clip(visible)}"`;
   }
-  return flat.length <= SNIPPET_LENGTH ? flat : `${flat.slice(0, SNIPPET_LENGTH - 1)}…`;
+  return flat.length <= SNIPPET_LENGTH ? flat : `${headOf(flat, SNIPPET_LENGTH - 1)}…`;
 }
 
 /** A proxy's refusal in its words (http/network.ts, proxyRefusal), from the error, or the one an empty AggregateError's code came from; null: none. */

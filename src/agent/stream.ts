@@ -15,7 +15,7 @@ import { ANTHROPIC_NOT_TOOLS, anthropicRefusal, decodeLangGraph, errorText, isRe
 import { NO_USAGE, readUsage, type UsageRead } from './usage.js';
 import { decodeEachToolCall, deniedOutput, shownName, TOOL_CALL_SHAPES } from './tool-calls.js';
 import type { ToolCallOrigin, ToolCallsFrom } from '../config.js';
-import { plural, shownJson } from '../words.js';
+import { headOf, plural, shownJson } from '../words.js';
 import { betterText, likelyText, type LikelyText } from './text-path.js';
 import { NEW_CONFIG_NAME } from '../suite/config-names.js';
 
@@ -616,7 +616,7 @@ function onEvent(state: StreamState, ev: SseEvent): void {
   // A line of the text sent without its own `data:` (a chunk holding a newline written as one
   // `data: ${chunk}` line): every reader drops it, so the reply would lack it (docs/presets.md, "Streamed replies").
   if (ev.stray !== undefined && !isRecord(obj) && (state.format === null || state.format === 'plain')) {
-    state.error = `stream event ${state.eventNumber} holds a line that is no event-stream field (${shownJson(ev.stray.length <= 60 ? ev.stray : `${ev.stray.slice(0, 59)}…`)}): a text chunk with a newline sent on one data: line, whose next lines every event-stream reader (agent-replay's, a browser's EventSource) drops, so the reply would lack them; send each line of a chunk as its own data: line`;
+    state.error = `stream event ${state.eventNumber} holds a line that is no event-stream field (${shownJson(ev.stray.length <= 60 ? ev.stray : `${headOf(ev.stray, 59)}…`)}): a text chunk with a newline sent on one data: line, whose next lines every event-stream reader (agent-replay's, a browser's EventSource) drops, so the reply would lack them; send each line of a chunk as its own data: line`;
     return;
   }
   if (ev.event !== 'error' && !(isRecord(obj) && obj.type === 'error') && isKeepAlive(ev, obj)) {
@@ -1155,7 +1155,7 @@ function errorEventText(obj: Record<string, unknown>): string {
 
 /** At most 200 characters of an error event's text. */
 function clip(text: string): string {
-  return text.length <= 200 ? text : `${text.slice(0, 199)}…`;
+  return text.length <= 200 ? text : `${headOf(text, 199)}…`;
 }
 
 /** Accumulated tool input: JSON when it parses, else the text as sent. */
@@ -1300,7 +1300,7 @@ export function decodeNdjson(text: string, replyPath: (line: unknown) => unknown
     try {
       last = JSON.parse(line) as unknown;
     } catch {
-      return { ok: false, error: `NDJSON line ${i + 1} is not valid JSON: ${line.length > 80 ? `${line.slice(0, 79)}…` : line}` };
+      return { ok: false, error: `NDJSON line ${i + 1} is not valid JSON: ${line.length > 80 ? `${headOf(line, 79)}…` : line}` };
     }
     const part = replyPath(last);
     if (typeof part === 'string') reply = (reply ?? '') + part;

@@ -29,7 +29,7 @@
 
 import type { JsonValue, ToolCall } from '../types.js';
 import { pathDeeperThan } from '../record/depth.js';
-import { shownJson, thousands } from '../words.js';
+import { headOf, shownJson, thousands } from '../words.js';
 import { line } from '../assertions/format.js';
 
 /** Longest tool name kept: a name is an identifier, not a document. */
@@ -110,7 +110,7 @@ export function describeShape(value: unknown): string {
   if (Array.isArray(value)) return `an array of ${value.length}`;
   if (typeof value !== 'object') return typeof value === 'string' ? 'a string' : `${typeof value} ${String(value)}`;
   const record = value as Record<string, unknown>;
-  const type = typeof record.type === 'string' ? ` of type ${JSON.stringify(record.type.slice(0, 60))}` : '';
+  const type = typeof record.type === 'string' ? ` of type ${JSON.stringify(headOf(record.type, 60))}` : '';
   return `an object${type} (keys: ${keysText(record)})`;
 }
 
@@ -387,7 +387,7 @@ function isUiToolPart(item: Record<string, unknown>): boolean {
  */
 export function deniedOutput(said: string, reason: unknown): { error: string } {
   const why = typeof reason === 'string' ? reason.replace(/\s+/g, ' ').trim() : '';
-  return { error: `the call was denied (${said})${why === '' ? '' : `: ${why.length <= 200 ? why : `${why.slice(0, 199)}…`}`}; it did not run` };
+  return { error: `the call was denied (${said})${why === '' ? '' : `: ${why.length <= 200 ? why : `${headOf(why, 199)}…`}`}; it did not run` };
 }
 
 /**
@@ -410,7 +410,7 @@ function namesATool(part: Record<string, unknown>): boolean {
 }
 
 function clipName(name: string): string {
-  return name.length > MAX_TOOL_NAME ? `${name.slice(0, MAX_TOOL_NAME)}…` : name;
+  return name.length > MAX_TOOL_NAME ? `${headOf(name, MAX_TOOL_NAME)}…` : name;
 }
 
 /** OpenAI sends arguments as JSON text; text that is not JSON is kept as the string it is. */

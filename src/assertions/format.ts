@@ -1,18 +1,19 @@
 // Small helpers for detail lines: one line each, values quoted and bounded.
 
 import { citingCut } from '../version.js';
+import { headOf } from '../words.js';
 
 const MAX_QUOTED_CHARS = 80;
 
 /** `"value"` on one line (newlines and tabs shown as \n and \t), at most `max` characters. */
 export function quote(value: string, max = MAX_QUOTED_CHARS): string {
-  const cut = value.length > max ? `${value.slice(0, max)}\u2026` : value;
+  const cut = value.length > max ? `${headOf(value, max)}\u2026` : value;
   return `"${cut.replace(/\r/g, '\\r').replace(/\n/g, '\\n').replace(/\t/g, '\\t')}"`;
 }
 
 /** `/pattern/flags`, bounded like a quoted value. */
 export function showPattern(pattern: string, flags: string, max = MAX_QUOTED_CHARS): string {
-  const cut = pattern.length > max ? `${pattern.slice(0, max)}\u2026` : pattern;
+  const cut = pattern.length > max ? `${headOf(pattern, max)}\u2026` : pattern;
   return `/${cut.replace(/\r/g, '\\r').replace(/\n/g, '\\n')}/${flags}`;
 }
 
@@ -32,7 +33,7 @@ export function formatPair(score: number, threshold: number): [string, string] {
 /** One line of free text (a message from elsewhere), bounded. */
 export function line(text: string, max = 200): string {
   const flat = flatten(text);
-  return flat.length > max ? `${flat.slice(0, max)}\u2026` : flat;
+  return flat.length > max ? `${headOf(flat, max)}\u2026` : flat;
 }
 
 /**
@@ -98,8 +99,8 @@ export function fixStart(text: string): number {
 
 /**
  * `text` shortened to at most `max` UTF-16 units including the ellipsis, cut at the last word
- * boundary past half of it (mid-word only when there is none), never splitting a surrogate pair
- * nor the address of a page it cites, which is not counted (version.ts citingCut). Returns the
+ * boundary past half of it (mid-word only when there is none), whole characters (words.ts headOf)
+ * and never inside the address of a page it cites, which is not counted (version.ts citingCut). Returns the
  * text unchanged when it fits. The one clipper of a reason and of a detail with its fix
  * (reasonLine, clipKeepingFix).
  */
@@ -111,11 +112,7 @@ export function clipAtWord(text: string, max: number): string {
   // A space is never inside an address, so a cut there cuts none.
   const space = text.lastIndexOf(' ', end);
   if (space > end / 2) end = space;
-  else {
-    const code = text.charCodeAt(end - 1);
-    if (code >= 0xd800 && code <= 0xdbff) end--;
-  }
-  return `${text.slice(0, end).trimEnd()}\u2026`;
+  return `${headOf(text, end).trimEnd()}\u2026`;
 }
 
 /** Where a clause ends: before "; ", ", ", ": ", " (" or " — ". */

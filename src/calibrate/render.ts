@@ -610,7 +610,7 @@ export function renderCalibrationMarkdown(c: Calibration, context: CalibrationCo
         out.push(...(i === 0 ? [] : ['']), `**${escapeInline(skippedHead(g, c.skipped.length))}**`, '');
         for (const x of skippedByCriterion(g.list)) out.push(`- ${cell(x.criterion)}: ${filesText(x.files, (file) => codeSpan(file))}`);
       }
-      out.push('', `Next: ${escapeInline(g.step)}`);
+      out.push('', `Next: ${escapeFix(g.step)}`);
     });
   }
   if (c.withoutBaseline.length > 0) {

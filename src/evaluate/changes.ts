@@ -15,7 +15,7 @@ import { judgeFlipLine } from './judge-flip.js';
 import { meaningJudgeGaveNone } from './meaning/ladder.js';
 import { attemptNamed } from './repeat.js';
 import { itemLatencyMs, slowerText, slowerThanBaseline } from './latency.js';
-import { capitalized } from '../words.js';
+import { capitalized, headOf } from '../words.js';
 
 /** The ways an item can differ from its baseline, besides its verdict. */
 export type Dimension = 'reply' | 'transcript' | 'meaning' | 'route' | 'slower';
@@ -699,7 +699,7 @@ function changeSnippet(before: string, after: string): string {
     const from = Math.max(0, start - SNIPPET_CONTEXT);
     const to = Math.min(t.length, t.length - end + SNIPPET_CONTEXT);
     let middle = t.slice(from, to);
-    if (middle.length > SNIPPET_PART) middle = `${middle.slice(0, SNIPPET_PART - 1)}…`;
+    if (middle.length > SNIPPET_PART) middle = `${headOf(middle, SNIPPET_PART - 1)}…`;
     const text = `${from > 0 ? '…' : ''}${middle}${to < t.length && !middle.endsWith('…') ? '…' : ''}`;
     return t === '' ? '(empty)' : JSON.stringify(text);
   };

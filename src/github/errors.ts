@@ -4,7 +4,7 @@
 
 import { badAnswerText, connectionFailureText, networkAddress, networkErrorCode, otherNetworkFailureText } from '../http/error-code.js';
 import { NOT_TLS_FIX, notTls, proxyPlainHttpFix, tlsAlert, tlsAlertFix, tlsAlertText } from '../http/tls.js';
-import { shownJson } from '../words.js';
+import { headOf, shownJson } from '../words.js';
 
 /** An https:// proxy on the way to GitHub's API, named without credentials, with the variable that names it (src/github/proxy.ts). */
 export interface HttpsProxy {
@@ -111,11 +111,11 @@ function isGraphqlError(error: unknown): error is GraphqlErrorLike {
 }
 
 function dataMessage(data: unknown): string | null {
-  if (typeof data === 'string' && data.length > 0) return data.slice(0, 300);
+  if (typeof data === 'string' && data.length > 0) return headOf(data, 300);
   if (typeof data === 'object' && data !== null) {
     const { message, errors } = data as { message?: unknown; errors?: unknown };
     if (typeof message === 'string') {
-      const extra = Array.isArray(errors) && errors.length > 0 ? `: ${shownJson(errors).slice(0, 300)}` : '';
+      const extra = Array.isArray(errors) && errors.length > 0 ? `: ${headOf(shownJson(errors), 300)}` : '';
       return `${message}${extra}`;
     }
   }

@@ -13,7 +13,7 @@
 // pass it (docs/judges.md, "What the judge reads").
 
 import type { JudgeResult } from '../types.js';
-import { shownJson } from '../words.js';
+import { headOf, shownJson } from '../words.js';
 
 const MAX_RATIONALE_CHARS = 200;
 const NO_RATIONALE = '(no rationale given)';
@@ -196,12 +196,6 @@ export function toNumber(value: unknown): number | null {
   return null;
 }
 
-/** The first `end` UTF-16 units of `text`, one fewer when the cut would split a surrogate pair (an emoji's half is no character). */
-function head(text: string, end: number): string {
-  const code = text.charCodeAt(end - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? end - 1 : end);
-}
-
 /**
  * One line of rationale: first non-empty line, trimmed, at most 200 characters. A line ends at any
  * line break a text may hold: \n, \r\n, \r, and Unicode's LINE SEPARATOR and PARAGRAPH SEPARATOR
@@ -214,13 +208,13 @@ export function oneLine(value: unknown, max = MAX_RATIONALE_CHARS): string {
     .map((l) => l.trim())
     .find((l) => l.length > 0);
   if (line === undefined) return NO_RATIONALE;
-  return line.length > max ? `${head(line, max - 1)}\u2026` : line;
+  return line.length > max ? `${headOf(line, max - 1)}\u2026` : line;
 }
 
 /** The start of a text, on one line, for a reason string. */
 export function snippet(text: string, max = SNIPPET_CHARS): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${head(flat, max)}\u2026` : flat;
+  return flat.length > max ? `${headOf(flat, max)}\u2026` : flat;
 }
 
 /** A score as the answer wrote it, for a reason: `1.5`, `"high"`, `null`. */

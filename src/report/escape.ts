@@ -56,6 +56,7 @@ export function oneLine(text: string): string {
 // A terminal's line and block (terminalLine, terminalBlock) are words.ts's, which every layer may use
 // (a results file's path in the record layer's RecordWriteError); the report's surfaces import them from here.
 export { terminalBlock, terminalLine } from '../words.js';
+import { headOf } from '../words.js';
 
 const INLINE_RE = /[&<>@#\\`*_[\]()!|~:$.{}-]/g;
 
@@ -122,17 +123,50 @@ export function isolateRightToLeft(text: string): string {
  * Any other text is escapeInline's, to the character.
  */
 export function escapeFix(text: string): string {
-  return isolateRightToLeft(docsLinks(oneLine(text), (s) => s.split(/( +)/).map(fixWord).join(''), (url, label) => `[${inlineText(label)}](${url})`));
+  return isolateRightToLeft(docsLinks(oneLine(text), (s) => fixWords(s, inlineText, codeSpan), (url, label) => `[${inlineText(label)}](${url})`));
 }
 
-/** One word of escapeFix (spaces around it): as inlineText escapes it, or in code when that would break it with a word joiner. */
-function fixWord(word: string): string {
-  const escaped = inlineText(word);
-  if (!escaped.includes(WJ) || RIGHT_TO_LEFT.test(word)) return escaped;
-  const [, lead = '', core = '', tail = ''] = /^(\(*)(.*?)([),.;:]*)$/.exec(word) ?? [];
-  // What needs the span is in the word's last characters (`:smile:`): they are its, in it.
-  if (!inlineText(core).includes(WJ)) return `${inlineText(lead)}${codeSpan(core + tail)}`;
-  return `${inlineText(lead)}${codeSpan(core)}${inlineText(tail)}`;
+/**
+ * escapeFix inside raw HTML (escapeHtmlInline's `<summary>`): a word the word joiner would break
+ * is in `<code>`, where GitHub makes no mention, reference nor emoji either.
+ */
+export function escapeHtmlFix(text: string): string {
+  return isolateRightToLeft(docsLinks(oneLine(text), (s) => fixWords(s, htmlText, (w) => `<code>${escapeHtml(w)}</code>`), htmlDocsLink));
+}
+
+/**
+ * A detail line, `<what happened>; <the fix>`, in markdown: what happened (the agent's, a server's
+ * words among it) escaped by escapeInline, and the fix of ours after its "; " (assertions/format.ts
+ * fixStart) by escapeFix, so that a fix copied from an item's line is exact, as a cause's is
+ * (blocks.ts causeMarkdown). A line with no fix of ours is escapeInline's.
+ */
+export function escapeDetail(text: string): string {
+  return withFix(text, escapeInline, escapeFix);
+}
+
+/** escapeDetail inside raw HTML: escapeHtmlInline, its fix escapeHtmlFix. */
+export function escapeHtmlDetail(text: string): string {
+  return withFix(text, escapeHtmlInline, escapeHtmlFix);
+}
+
+function withFix(text: string, said: (text: string) => string, fix: (text: string) => string): string {
+  const at = fixStart(text);
+  return at < 0 ? said(text) : `${said(text.slice(0, at + 2))}${fix(text.slice(at + 2))}`;
+}
+
+/** The words of escapeFix (spaces between them): each as `escape` says, or in code (`code`) when that would break it with a word joiner. */
+function fixWords(text: string, escape: (s: string) => string, code: (s: string) => string): string {
+  return text
+    .split(/( +)/)
+    .map((word) => {
+      const escaped = escape(word);
+      if (!escaped.includes(WJ) || RIGHT_TO_LEFT.test(word)) return escaped;
+      const [, lead = '', core = '', tail = ''] = /^(\(*)(.*?)([),.;:]*)$/.exec(word) ?? [];
+      // What needs the span is in the word's last characters (`:smile:`): they are its, in it.
+      if (!escape(core).includes(WJ)) return `${escape(lead)}${code(core + tail)}`;
+      return `${escape(lead)}${code(core)}${escape(tail)}`;
+    })
+    .join('');
 }
 
 /** escapeInline of text without a page's address. */
@@ -201,7 +235,12 @@ export function inertText(text: string): string {
  * one of agent-replay's own pages (version.ts docsUrl) is a link to it, as in escapeInline.
  */
 export function escapeHtmlInline(text: string): string {
-  return isolateRightToLeft(docsLinks(oneLine(text), (s) => breakReferences(escapeHtml(s)), htmlDocsLink));
+  return isolateRightToLeft(docsLinks(oneLine(text), htmlText, htmlDocsLink));
+}
+
+/** escapeHtmlInline of text without a page's address. */
+function htmlText(s: string): string {
+  return breakReferences(escapeHtml(s));
 }
 
 /** A page's address in raw HTML: a link, labelled as docsLinks says. */
@@ -248,18 +287,16 @@ export function fencedBlock(text: string, info = 'text'): string {
 }
 
 /**
- * Shortens `text` to at most `max` UTF-16 units including the ellipsis, never splitting a
- * surrogate pair, nor the address of a page it cites, which is not counted (version.ts
+ * Shortens `text` to at most `max` UTF-16 units including the ellipsis, whole characters (words.ts
+ * headOf: no half of a surrogate pair, no letter without its accent), nor the address of a page it cites, which is not counted (version.ts
  * citingCut). Returns the text unchanged when it fits.
  */
 export function clip(text: string, max: number): string {
   if (text.length <= max) return text;
   if (max <= 1) return max === 1 ? '…' : '';
-  let end = citingCut(text, max, 1);
+  const end = citingCut(text, max, 1);
   if (end === null) return text;
-  const code = text.charCodeAt(end - 1);
-  if (code >= 0xd800 && code <= 0xdbff) end--;
-  return `${text.slice(0, end)}…`;
+  return `${headOf(text, end)}…`;
 }
 
 /**

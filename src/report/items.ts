@@ -6,7 +6,7 @@
 
 import type { FixtureRecord } from '../types.js';
 import type { ReportContext } from './context.js';
-import { clip, clipDetail, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
+import { clip, clipDetail, codeSpan, escapeHtmlDetail, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
 import { reuseWords } from '../evaluate/reuse.js';
 import { howDecided } from '../evaluate/changes.js';
 import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
@@ -34,7 +34,7 @@ export function itemSummary(v: FixtureView, ctx: ReportContext, own?: Own): stri
   // The first line only: a multi-line detail (an error page, say) is shown whole, as a block, below.
   const lines = normalizeBlock(own === undefined ? detailOf(f) : (own.text ?? '')).trim().split('\n');
   const first = lines.length > 1 ? `${lines[0] as string} …` : (lines[0] as string);
-  return first ? `${head}<br>${escapeHtmlInline(clipDetail(first, LIMITS.detail))}` : head;
+  return first ? `${head}<br>${escapeHtmlDetail(clipDetail(first, LIMITS.detail))}` : head;
 }
 
 function personaTag(persona: string | null | undefined): string {

@@ -14,7 +14,7 @@ import { MEANING_WORDS } from '../evaluate/meaning/index.js';
 import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpectation, Route, ToolCall, Turn, TurnSource, Verdict } from '../types.js';
 import { jsonText, quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
-import { clip, clipDetail, codeSpan, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
+import { clip, clipDetail, codeSpan, escapeDetail, escapeHtmlDetail, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
 import { attemptsHead, ATTEMPT_WORDS, BEGUN_TITLE, decisiveAttempt, otherAttemptsWords, firstThat, diffBlock, fileRefHtml, labelled, LIMITS, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
 import { attemptMeaningDetail, attemptOutcome, attemptsDetailHead, erroredFailIndex } from '../evaluate/repeat.js';
@@ -516,7 +516,7 @@ function turnBlocks(t: Turn, p: Profile, live: boolean): string[] {
   if (tools) blocks.push(tools);
   for (const e of t.errors.slice(0, 10)) {
     const tool = e.tool ? ` (tool ${codeSpan(clip(e.tool, LIMITS.label))})` : '';
-    blocks.push(`⚠️ Agent error ${codeSpan(clip(e.kind, LIMITS.label))}${tool}: ${escapeInline(clip(e.message, LIMITS.detail))}`);
+    blocks.push(`⚠️ Agent error ${codeSpan(clip(e.kind, LIMITS.label))}${tool}: ${escapeDetail(clip(e.message, LIMITS.detail))}`);
   }
   return blocks;
 }
@@ -596,7 +596,7 @@ export function transcriptBlock(pr: PersonaRecord, p: Profile): string {
     // The whole error is shown above the checks when it is long: here only its turn, not the text again.
     const first = normalizeBlock(pr.error).trim().split('\n')[0] ?? '';
     const turn = errorTurn(first);
-    if (!needsBlock(pr.error)) blocks.push(`**Stopped**: ${escapeInline(clip(first, LIMITS.detail))}`);
+    if (!needsBlock(pr.error)) blocks.push(`**Stopped**: ${escapeDetail(clip(first, LIMITS.detail))}`);
     else blocks.push(turn === null ? '**Stopped** by the error above.' : `**Stopped** on ${escapeInline(turn)} by the error above.`);
   }
   const unsent = unsentBlock(pr);
@@ -650,7 +650,7 @@ export function personaSummary(v: ScriptView, ctx: ReportContext, own?: Own): st
   const error = (own === undefined ? p.error : own.text) ?? '';
   const named = lineChecks(p);
   const second = p.errored ? (normalizeBlock(error).trim().split('\n')[0] ?? '') : fault !== null ? fault : `${lineWords(named)}${live === null ? '' : ` · ${live}`}`;
-  return second ? `${head}<br>${escapeHtmlInline(clipDetail(second, LIMITS.detail))}` : head;
+  return second ? `${head}<br>${escapeHtmlDetail(clipDetail(second, LIMITS.detail))}` : head;
 }
 
 /** Can a lower level make this script shorter? Without turns there is nothing to leave out. */

@@ -8,7 +8,7 @@
 
 import type { ConfigIssue } from './issues.js';
 import { pathText, type PathSegment, type SourceFile } from './yaml/index.js';
-import { shownJson } from '../words.js';
+import { headOf, shownJson } from '../words.js';
 
 /** `$${NAME}` is a literal `${NAME}`; `${NAME}` is substituted. */
 const REFERENCE_RE = /\$(\$?)\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -52,7 +52,7 @@ function brokenReference(text: string, path: readonly PathSegment[], file: strin
     const name = pathText(path);
     const expression = WORKFLOW_EXPRESSION_RE.exec(rest);
     if (expression !== null) {
-      const shown = `\${{${(expression[1] as string).slice(0, 60)}}}`;
+      const shown = `\${{${headOf(expression[1] as string, 60)}}}`;
       const inner = /^\s*(?:secrets|vars|env)\.([A-Za-z_][A-Za-z0-9_]*)\s*$/.exec(expression[1] as string)?.[1];
       const variable = inner ?? 'NAME';
       return {
@@ -60,7 +60,7 @@ function brokenReference(text: string, path: readonly PathSegment[], file: strin
         fix: `write \${${variable}} here, and give the step that runs agent-replay env: ${variable}: ${inner === undefined ? shown : `\${{ ${(expression[1] as string).trim()} }}`}`,
       };
     }
-    const written = /^\$\{[^}]*\}?/.exec(rest)?.[0].slice(0, 60) ?? '${';
+    const written = headOf(/^\$\{[^}]*\}?/.exec(rest)?.[0] ?? '${', 60);
     const inner = written.replace(/^\$\{/, '').replace(/\}$/, '').trim();
     const meant = /^[A-Za-z_][A-Za-z0-9_]*$/.test(inner) ? `write \${${inner}}` : 'export the variable under a name of letters, digits and _ and write ${THAT_NAME}';
     return {

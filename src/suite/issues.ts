@@ -4,7 +4,7 @@
 import { pathText, type PathSegment, type Position, type SourceFile } from './yaml/source.js';
 import type * as z from 'zod';
 import { citingCut, docsUrl } from '../version.js';
-import { plural, shownJson, thousands } from '../words.js';
+import { headOf, plural, shownJson, thousands } from '../words.js';
 import { propsAt, propsLead } from './yaml-props.js';
 import { splitNumberAs, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './yaml/split-number.js';
 
@@ -38,7 +38,7 @@ export function lineOf(src: SourceFile, line: number | null): string | null {
 }
 
 export function quote(value: string, max = 60): string {
-  const shown = value.length > max ? `${value.slice(0, max)}...` : value;
+  const shown = value.length > max ? `${headOf(value, max)}...` : value;
   return shownJson(shown);
 }
 
@@ -1263,7 +1263,7 @@ const MAX_ISSUE_TEXT = 300;
 
 function clipText(text: string): string {
   const cut = citingCut(text, MAX_ISSUE_TEXT, 1);
-  return cut === null ? text : `${text.slice(0, cut)}\u2026`;
+  return cut === null ? text : `${headOf(text, cut)}\u2026`;
 }
 
 /**

@@ -2,7 +2,7 @@
 
 import path from 'node:path';
 import { unicodePattern } from '../patterns.js';
-import { shownJson, terminalLine } from '../words.js';
+import { headOf, shownJson, terminalLine } from '../words.js';
 
 export const LABEL_RE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,79}$/;
 
@@ -75,7 +75,7 @@ export type NextFree = Map<string, number>;
  * (cut to 80 characters) it does not use: a suggested label that is another item's would only move
  * the error to a duplicate label. With `next`, the count starts where the last one for `label` ended.
  */
-export function freeLabel(label: string, taken: Pick<TakenLabels, 'has'>, numbered: (n: number) => string = (n) => `${label.slice(0, 80 - `-${n}`.length)}-${n}`, next?: NextFree): string {
+export function freeLabel(label: string, taken: Pick<TakenLabels, 'has'>, numbered: (n: number) => string = (n) => `${headOf(label, 80 - `-${n}`.length)}-${n}`, next?: NextFree): string {
   if (!taken.has(label.toLowerCase())) return label;
   // The label and its second numbered form name the count (a Windows device name is numbered otherwise).
   const key = `${label.toLowerCase()}\n${numbered(2).toLowerCase()}`;
@@ -140,7 +140,7 @@ const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])(?=\.|$)/i;
 export function windowsNameIssue(label: string, taken: TakenLabels = NONE_TAKEN, offered: TakenLabels = NONE_TAKEN, next?: NextFree): { message: string; fix: string; label: string } | null {
   const device = WINDOWS_DEVICE.exec(label)?.[0];
   if (device === undefined) return null;
-  const numbered = (n: number): string => `${device}-${n}${label.slice(device.length)}`.slice(0, 80);
+  const numbered = (n: number): string => headOf(`${device}-${n}${label.slice(device.length)}`, 80);
   const suggestion = numbered(1);
   const free = freeLabel(suggestion, takenOrOffered(taken, offered), numbered, next);
   return {

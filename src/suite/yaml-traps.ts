@@ -5,7 +5,7 @@
 import type { ConfigIssue } from './issues.js';
 import { itemLead, quote } from './issues.js';
 import type { PathSegment, Position, SourceFile } from './yaml/index.js';
-import { shownJson } from '../words.js';
+import { headOf, shownJson } from '../words.js';
 import { freeSuggestion } from './labels.js';
 import { MAX_REPEAT } from './repeat.js';
 import { commentAt, propsAt, propsLead } from './yaml-props.js';
@@ -259,7 +259,7 @@ function curlyQuotesWarning(
   // character, as a quoted value shows it (quote), long ones cut.
   const inner = value.slice(1, -1);
   // eslint-disable-next-line no-control-regex
-  const text = /[\x00-\x1f\x7f\u2028\u2029]/.test(inner) ? quote(inner).slice(1, -1) : inner.length > 60 ? `${inner.slice(0, 60)}...` : inner;
+  const text = /[\x00-\x1f\x7f\u2028\u2029]/.test(inner) ? quote(inner).slice(1, -1) : inner.length > 60 ? `${headOf(inner, 60)}...` : inner;
   const shown = `${value[0] as string}${text}${value[value.length - 1] as string}`;
   return {
     file: src.file,

@@ -15,6 +15,7 @@
 //   - OpenInference: `openinference.span.kind` TOOL (a tool) or LLM (a model call).
 
 import { jsonEqual } from '../evaluate/match.js';
+import { headOf } from '../words.js';
 import { MAX_REPORTED_TOKENS } from '../agent/usage.js';
 import { MAX_TOOL_CALL_DEPTH, nestsDeeperThan } from '../agent/tool-calls.js';
 import type { AgentErrorEntry, JsonValue, Span, SpanAttributeValue, SpanCounts, TimeSplit, TokenUsage, ToolCall } from '../types.js';
@@ -63,7 +64,7 @@ export function toolNameOf(span: Span): string {
   const a = span.attributes;
   const named = text(a['gen_ai.tool.name']) ?? text(a['ai.toolCall.name']) ?? text(a['tool.name']);
   const fromSpanName = /^execute_tool (.+)$/.exec(span.name)?.[1] ?? null;
-  return (named ?? fromSpanName ?? span.name).slice(0, MAX_TOOL_NAME);
+  return headOf(named ?? fromSpanName ?? span.name, MAX_TOOL_NAME);
 }
 
 /**
@@ -350,11 +351,11 @@ function errorsOf(spans: readonly Span[], below: { get(id: string): Span[] }, ki
   return failed
     .filter((s) => !repeated(s) && !retried(s) && !told(s))
     .map((s): AgentErrorEntry => {
-      const message = (s.statusMessage ?? '').slice(0, MAX_MESSAGE);
+      const message = headOf(s.statusMessage ?? '', MAX_MESSAGE);
       return {
         kind: message.includes(UNMOCKED_PREFIX) ? 'unmocked_tool' : 'span_error',
         tool: kindOf(s) === 'tool' ? toolNameOf(s) : null,
-        message: `span ${s.name.slice(0, MAX_TOOL_NAME)} failed${message === '' ? ' (status ERROR, no message)' : `: ${message}`}`,
+        message: `span ${headOf(s.name, MAX_TOOL_NAME)} failed${message === '' ? ' (status ERROR, no message)' : `: ${message}`}`,
       };
     });
 }

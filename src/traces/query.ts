@@ -22,7 +22,7 @@ import { spansOfLangfuse, spansOfLangfusePage } from './langfuse.js';
 import { spansOfOtlp } from './otlp.js';
 import { decodedBody, UndecodableBody } from '../http/content-encoding.js';
 import { TraceStoreError } from './store-error.js';
-import { thousands } from '../words.js';
+import { headOf, thousands } from '../words.js';
 
 /** The clock of the polling, injected so that tests wait for nothing. */
 export interface PollClock {
@@ -377,7 +377,7 @@ function storeSaid(kind: StoreQuery['kind'], status: number, text: string): stri
 
 function oneLine(text: string, max: number): string {
   const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+  return line.length > max ? `${headOf(line, max - 1)}…` : line;
 }
 
 /** The store's auth: Langfuse's basic auth from public:secret; for Tempo and Jaeger, user:password as basic auth, any other key as a bearer token; then `headers` (a Tempo tenant's X-Scope-OrgID). */

@@ -4,12 +4,15 @@
 // GitHub makes no mention, reference or emoji. Pasted into config.yml, `"@` + U+2060 + `type"` is a
 // path no answer has. The agent's words outside a fix keep the word joiner; in a fix, they are as inert in code.
 import { describe, expect, it } from 'vitest';
-import { escapeFix, escapeInline } from '../../src/report/escape.js';
+import { escapeFix, escapeInline, WJ } from '../../src/report/escape.js';
 import { renderComment, renderSummary } from '../../src/report/index.js';
 import { renderConfigErrors } from '../../src/report/config-errors.js';
 import { decodeEntities, githubHtml, outsideCode, visibleText } from './helpers.js';
-import { ctx, fixture, run } from './fixtures.js';
-import type { ErrorKind } from '../../src/types.js';
+import { ctx, fixture, persona, run } from './fixtures.js';
+import type { ErrorKind, FixtureRecord, PersonaRecord } from '../../src/types.js';
+import { renderCalibrationMarkdown } from '../../src/calibrate/render.js';
+import { summarizeCalibration } from '../../src/calibrate/summary.js';
+import { calibrationOf } from '../calibrate/calibration.js';
 
 /** What a reader selects and copies: every text of the page, code included, tags dropped, entities decoded. */
 const copied = (html: string): string => decodeEntities(html.replace(/<[^>]+>/g, ''));
@@ -92,5 +95,69 @@ describe('escapeFix', () => {
     for (const text of ['set agent.response.reply: data.items in config.yml', 'a *b* `c` <d> | e_f www.x.com https://x.y', 'check agent-url (agent.url)']) {
       expect(escapeFix(text)).toBe(escapeInline(text));
     }
+  });
+});
+
+// The fix after the "; " of an item's line (escapeDetail, escapeHtmlDetail), and calibrate's Next: line.
+const WHAT = "message turn: the agent's reply named @alice and #12";
+const FIX = 'name @type in agent.mapping, as :smile: says';
+const ERROR = `${WHAT}; ${FIX}`;
+
+const erroredWithFix = (label: string): FixtureRecord =>
+  fixture(label, { reply: null, route: null, verdict: null, errored: true, errorKind: 'network', error: ERROR, detail: ERROR, drift: null } as Partial<FixtureRecord>);
+
+/** The comment's lines that hold the error, each split at the fix's "; ". */
+function errorLines(markdown: string): { said: string; fix: string }[] {
+  return markdown
+    .split('\n')
+    .filter((l) => l.includes('alice') && l.includes('agent.mapping'))
+    .map((l) => {
+      const at = l.indexOf('12; name ');
+      return { said: l.slice(0, at + 4), fix: l.slice(at + 4) };
+    });
+}
+
+function expectCopiedAsWritten(lines: { said: string; fix: string }[], html: boolean): void {
+  expect(lines.length).toBeGreaterThan(0);
+  for (const { said, fix } of lines) {
+    // The agent's words: still no mention nor reference.
+    expect(said).toContain(`@${WJ}alice`);
+    expect(said).toContain(`#${WJ}12`);
+    // The fix: no word joiner, its words to copy in code.
+    expect(fix).not.toContain(WJ);
+    expect(fix).not.toContain('\u2060');
+    expect(fix).toContain(html ? '<code>@type</code>' : '`@type`');
+    expect(fix).toContain(html ? '<code>:smile:</code>' : '`:smile:`');
+  }
+}
+
+describe("a fix on an item's line in the comment", () => {
+  it("a fixture's line (its <summary>)", () => {
+    const lines = errorLines(renderComment(run([erroredWithFix('a')]), ctx)).filter((l) => l.said.includes('<summary>'));
+    expectCopiedAsWritten(lines, true);
+  });
+
+  it('the line the items of one cause share ("each: ...")', () => {
+    const lines = errorLines(renderComment(run([erroredWithFix('a'), erroredWithFix('b')]), ctx)).filter((l) => l.said.startsWith('each'));
+    expectCopiedAsWritten(lines, false);
+  });
+
+  it("a persona script's line and its **Stopped** line", () => {
+    const record = run([], { personas: [persona('p', { errored: true, error: ERROR, verdict: null } as Partial<PersonaRecord>)] } as never);
+    const lines = errorLines(renderComment(record, ctx));
+    expectCopiedAsWritten(lines.filter((l) => l.said.includes('<summary>')), true);
+    expectCopiedAsWritten(lines.filter((l) => l.said.startsWith('**Stopped**')), false);
+  });
+});
+
+describe("calibrate's Next: line", () => {
+  it('is a step to copy: a baseline named with @ is in code, no word joiner in it', () => {
+    const one = { criterion: 'C', kind: 'fixture', label: '@team', file: 'f.yml', line: 1, baselineFile: '.agent-replay/baselines/@team.json', reason: 'which check failed is not known' } as const;
+    const c = calibrationOf(summarizeCalibration({ targets: [], skipped: [one], withoutBaseline: [] }, [], null), 0, null);
+    const next = renderCalibrationMarkdown(c)
+      .split('\n')
+      .find((l) => l.startsWith('Next: '));
+    expect(next).toContain('@team');
+    expect(next).not.toContain(WJ);
   });
 });

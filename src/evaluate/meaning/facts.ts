@@ -9,6 +9,7 @@
 import type { Fact, FactKind, FactsDifference } from '../../types/meaning.js';
 import { asciiDigits, markScriptDigits, stripListMarkers } from './normalize.js';
 import { unicodePattern } from '../../patterns.js';
+import { headOf } from '../../words.js';
 
 export type { Fact, FactKind, FactsDifference };
 
@@ -1296,7 +1297,7 @@ const MAX_VALUE_CHARS = 60;
 
 function shown(values: readonly string[]): string {
   if (values.length === 0) return 'none';
-  const clipped = values.slice(0, MAX_VALUES).map((v) => (v.length > MAX_VALUE_CHARS ? `${v.slice(0, MAX_VALUE_CHARS - 1)}\u2026` : v));
+  const clipped = values.slice(0, MAX_VALUES).map((v) => (v.length > MAX_VALUE_CHARS ? `${headOf(v, MAX_VALUE_CHARS - 1)}\u2026` : v));
   return values.length > MAX_VALUES ? `${clipped.join(', ')} and ${values.length - MAX_VALUES} more` : clipped.join(', ');
 }
 

@@ -10,6 +10,7 @@ import { compareFacts, factsDetail, factsOf, noFactsDiffer, sameFactsAsWritten }
 import { mayNormalizeAlike, normalizeReply, sameUrlPaths } from './normalize.js';
 import { docsUrl } from '../../version.js';
 import { clipKeepingFix } from '../../assertions/format.js';
+import { headOf } from '../../words.js';
 import { NEW_CONFIG_NAME } from '../../suite/config-names.js';
 
 export type { Meaning, MeaningBy, MeaningValue };
@@ -76,7 +77,7 @@ function line(text: string): string | null {
   const first = text.split(/\r\n|\r|\n/).find((l) => l.trim() !== '');
   if (first === undefined) return null;
   const flat = first.replace(/\s+/g, ' ').trim();
-  return flat.length > 200 ? `${flat.slice(0, 199)}\u2026` : flat;
+  return flat.length > 200 ? `${headOf(flat, 199)}\u2026` : flat;
 }
 
 /** The causes of an `unchecked` meaning that are the meaning judge's doing: asked, and it gave no answer that could be used. */

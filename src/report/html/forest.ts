@@ -10,7 +10,7 @@ import { SCRIPT_MARK } from '../model.js';
 import type { ForestRow } from '../rates.js';
 import { TIER_WORDS } from '../rates.js';
 import type { Tier } from '../../types.js';
-import { thousands } from '../../words.js';
+import { headOf, thousands } from '../../words.js';
 
 /** Rows drawn; the rest are counted under the chart. */
 export const FOREST_ROWS = 40;
@@ -41,7 +41,7 @@ function h(s: string): string {
 }
 
 function clipLabel(label: string, n = 28): string {
-  return label.length <= n ? label : `${label.slice(0, n - 1)}…`;
+  return label.length <= n ? label : `${headOf(label, n - 1)}…`;
 }
 
 /** One interval with its point: a line from lo to hi and a mark at the rate. */

@@ -7,7 +7,7 @@ import { itemLatencyMs } from '../../evaluate/latency.js';
 import { escapeHtml, stripControl } from '../escape.js';
 import { isPersona, SCRIPT_MARK, type Item } from '../model.js';
 import type { RunLatency } from '../../types.js';
-import { durationText, thousands } from '../../words.js';
+import { durationText, headOf, thousands } from '../../words.js';
 
 /** Rows drawn; the rest are counted under the chart. */
 export const LATENCY_ROWS = 25;
@@ -56,7 +56,7 @@ export function latencyRows(items: readonly Item[]): LatencyRow[] {
 }
 
 function clipLabel(label: string, n = 30): string {
-  return label.length <= n ? label : `${label.slice(0, n - 1)}…`;
+  return label.length <= n ? label : `${headOf(label, n - 1)}…`;
 }
 
 /**

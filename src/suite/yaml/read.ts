@@ -11,6 +11,7 @@ import { loadWithPackage, YamlNotLoaded } from './package.js';
 import { deepJsonOffset } from '../json-depth.js';
 import { flowIndentSlips, flowIndentWords } from './flow.js';
 import { mergeConflicts } from '../merge-conflict.js';
+import { headOf } from '../../words.js';
 
 // The words of a refused file's syntax errors (syntax.ts): only a refused file runs them, and it
 // asks for the `yaml` package first (source.ts documentSource), so they are loaded with it, not
@@ -175,7 +176,7 @@ function aliasBombIssue(src: SourceFile, added: number): ConfigIssue {
   const what =
     added === Infinity
       ? 'an alias refers to a collection that contains it'
-      : `its aliases${alias ? ` (first: *${alias.source.slice(0, 40)})` : ''} would repeat values more than ${MAX_ALIAS_VALUES} times`;
+      : `its aliases${alias ? ` (first: *${headOf(alias.source, 40)})` : ''} would repeat values more than ${MAX_ALIAS_VALUES} times`;
   return {
     file: src.file,
     ...pos,

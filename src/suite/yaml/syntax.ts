@@ -2,7 +2,7 @@
 // regex's backslash inside double quotes) the line as it should read.
 
 import { lineOf, type ConfigIssue } from '../issues.js';
-import { plural, shownJson } from '../../words.js';
+import { headOf, plural, shownJson } from '../../words.js';
 import { documentSource, type Position, type SourceFile, type YamlSyntaxError } from './source.js';
 import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, scanFlow, unclosedFlow, withoutStrayCloser, type FlowIndentSlip, type FlowSlip } from './flow.js';
 import { splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
@@ -80,7 +80,7 @@ function missingSpace(src: SourceFile, first: number, last: number): ConfigIssue
       file: src.file,
       line: n,
       column: indent.length + 1,
-      message: `invalid YAML: ${shownJson(`${key}:${rest}`.slice(0, 60))} has no space after the colon, so YAML reads it as text, not as the key ${shownJson(key)}`,
+      message: `invalid YAML: ${shownJson(headOf(`${key}:${rest}`, 60))} has no space after the colon, so YAML reads it as text, not as the key ${shownJson(key)}`,
       fix: `put a space after the colon, so that line ${String(n)} reads\n    ${key}: ${rest}`,
     };
   }
@@ -121,7 +121,7 @@ function missingColon(src: SourceFile, n: number | null): ConfigIssue | null {
     file: src.file,
     line: n,
     column: lead.length + 1,
-    message: `invalid YAML: line ${String(n)} has no ":" after its key ${shownJson(key)}, so YAML cannot read ${shownJson(value.slice(0, 60))} as its value`,
+    message: `invalid YAML: line ${String(n)} has no ":" after its key ${shownJson(key)}, so YAML cannot read ${shownJson(headOf(value, 60))} as its value`,
     fix: `write ": " after ${shownJson(key)}, so that line ${String(n)} reads\n    ${`${lead}${key}: ${rest}`.trimEnd()}`,
   };
 }
@@ -215,7 +215,7 @@ function colonInValue(src: SourceFile, err: YamlSyntaxError, flow = false): Conf
     file: src.file,
     line: pos.line,
     column: pos.column,
-    message: `invalid YAML: the value ${shownJson(value.slice(0, 60))} holds ": ", which YAML reads as one more key on the same line`,
+    message: `invalid YAML: the value ${shownJson(headOf(value, 60))} holds ": ", which YAML reads as one more key on the same line`,
     fix: `put the value in quotes, so that line ${String(pos.line)} reads\n    ${fixed.trimEnd()}`,
   };
 }
@@ -668,7 +668,7 @@ function dashWithoutSpace(src: SourceFile, upTo: number): { issue: ConfigIssue; 
     const text = m === null ? DASH_NO_SPACE_TEXT.exec(line) : null;
     if ((m !== null && inList(lines, n, (m[1] as string).length)) || (text !== null && afterItem(lines, n, (text[1] as string).length))) {
       const [, indent = '', rest = ''] = m ?? text ?? [];
-      const what = m === null ? `reads ${JSON.stringify(line.trim().slice(0, 40))} as text` : /^[[{]/.test(rest) ? `reads the line as text` : `reads "-${rest.replace(/:\s*$/, '')}" as a key`;
+      const what = m === null ? `reads ${JSON.stringify(headOf(line.trim(), 40))} as text` : /^[[{]/.test(rest) ? `reads the line as text` : `reads "-${rest.replace(/:\s*$/, '')}" as a key`;
       return {
         offset,
         issue: {
@@ -1196,7 +1196,7 @@ function valueStartSlip(src: SourceFile, n: number): ConfigIssue | null {
         fix: `put them in [ ], so that line ${String(n)} reads\n    ${list}`,
       };
     }
-    why = `starts with ${c}, so YAML reads ${shownJson(value.slice(0, scan.end + 1).slice(0, 40))} as a ${c === '[' ? 'list' : 'mapping'} and cannot read the text after it`;
+    why = `starts with ${c}, so YAML reads ${shownJson(headOf(value.slice(0, scan.end + 1), 40))} as a ${c === '[' ? 'list' : 'mapping'} and cannot read the text after it`;
   } else if (keyed && /^[|>][-+0-9]*\s+\S/.test(value)) why = `starts with ${c}, which YAML reads as the start of a block of text on the lines below, with nothing but a comment after it on its line`;
   else return null;
   const quoted = value.includes('"') ? `'${value.replace(/'/g, "''")}'` : `"${value.replace(/\\/g, '\\\\')}"`;
@@ -1210,7 +1210,7 @@ function valueStartSlip(src: SourceFile, n: number): ConfigIssue | null {
     file: src.file,
     line: n,
     column: lead.length + 1,
-    message: `invalid YAML: the value ${shownJson(value.slice(0, 60))} on line ${String(n)} ${why}`,
+    message: `invalid YAML: the value ${shownJson(headOf(value, 60))} on line ${String(n)} ${why}`,
     fix: `put the value in quotes, so that line ${String(n)} reads\n    ${fixed}${asBlock}`,
   };
 }
@@ -1285,7 +1285,7 @@ function quoteSlip(src: SourceFile, n: number, line: string, start: number, end:
   const word = line.slice(start + 1, end).trimEnd();
   const fixed = `${line.slice(0, start)}${quote}${written}${quote}${line.slice(last + 1).trimEnd()}`;
   if (!readsAlone(fixed)) return null;
-  const rest = shownJson(after.trimEnd().slice(0, 40));
+  const rest = shownJson(headOf(after.trimEnd(), 40));
   const fix = `${quote === "'" ? "write each ' inside the value twice ('')" : 'write each " inside the value as \\"'}, so that line ${String(n)} reads\n    ${fixed}`;
   if (word === '' && end === start + 1) {
     // `""x"`: two quotes first, an empty text YAML has closed before the rest.
@@ -1351,7 +1351,7 @@ function unclosedQuotedText(src: SourceFile, n: number, line: string, start: num
     message:
       end === start + 1
         ? `invalid YAML: the value on line ${String(n)} is an empty quoted text (${quote}${quote}) followed by ${shownJson(text.slice(1, 41))}, which YAML cannot read after its closing quote`
-        : `invalid YAML: the value on line ${String(n)} ends at the ${quote} after ${shownJson(word.slice(-30))}, so YAML cannot read the rest of the line (${shownJson(line.slice(end + 1, start + (paired ? 1 : 0) + text.length).trimEnd().slice(0, 40))})`,
+        : `invalid YAML: the value on line ${String(n)} ends at the ${quote} after ${shownJson(word.slice(-30))}, so YAML cannot read the rest of the line (${shownJson(headOf(line.slice(end + 1, start + (paired ? 1 : 0) + text.length).trimEnd(), 40))})`,
     fix: `${paired ? '' : 'if the quotes are part of the text, '}${lines.map(how).join('\n  or ')}`,
   };
 }

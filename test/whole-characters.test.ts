@@ -1,0 +1,69 @@
+// A text cut by length keeps whole characters (src/words.ts, wholeEnd): an emoji, or any character
+// beyond the BMP, at the cut is kept whole or left out, never half of it (a lone surrogate, which is
+// written as U+FFFD, or `\ud83d` in JSON); a letter is not kept without the accent that follows it.
+import { describe, expect, it } from 'vitest';
+import { headOf, wholeEnd } from '../src/words.js';
+import { clipAtWord, line, quote, showPattern } from '../src/assertions/format.js';
+import { describeShape } from '../src/agent/tool-calls.js';
+import { snippet } from '../src/agent/http-client.js';
+import { clip } from '../src/report/escape.js';
+import { oneLine } from '../src/judge/parse.js';
+import { toolNameOf } from '../src/traces/map.js';
+import { freeLabel } from '../src/suite/labels.js';
+import type { Span } from '../src/types.js';
+
+const EMOJI = '\u{1F600}';
+/** Half of a surrogate pair: a high one with no low one after it, or a low one with no high one before it. */
+const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** `n` letters, then an emoji whose first half is the n+1th unit. */
+const emojiAt = (n: number, tail = 'tail'): string => `${'a'.repeat(n)}${EMOJI}${tail}`;
+
+describe('wholeEnd and headOf', () => {
+  it('steps back over a surrogate pair the cut would split, and over a letter whose accent it would cut off', () => {
+    expect(wholeEnd(emojiAt(5), 6)).toBe(5);
+    expect(wholeEnd(emojiAt(5), 7)).toBe(7);
+    expect(wholeEnd(emojiAt(5), 5)).toBe(5);
+    expect(headOf(emojiAt(5), 6)).toBe('aaaaa');
+    // e + COMBINING ACUTE ACCENT, cut between them: the e goes too ("cafe" is another word).
+    expect(headOf('cafe\u0301!', 4)).toBe('caf');
+    expect(headOf('cafe\u0301!', 5)).toBe('cafe\u0301');
+    // A heart and its variation selector (U+FE0F), and one after an emoji beyond the BMP.
+    expect(headOf('ok \u2764\uFE0F', 4)).toBe('ok ');
+    expect(headOf(`ok ${EMOJI}\uFE0F`, 5)).toBe('ok ');
+    expect(headOf('abc', 10)).toBe('abc');
+    expect(headOf('abc', 0)).toBe('');
+  });
+});
+
+describe('every cut helper, an emoji at the cut', () => {
+  it("format.ts's line, quote and showPattern, and clipAtWord", () => {
+    for (const shown of [line(emojiAt(199), 200), quote(emojiAt(79), 80), showPattern(emojiAt(79), 'i', 80), clipAtWord(emojiAt(199, ''), 200)]) {
+      expect(shown).not.toMatch(LONE);
+      expect(shown).toContain('\u2026');
+    }
+    expect(line(emojiAt(199), 200)).toBe(`${'a'.repeat(199)}\u2026`);
+    expect(line(emojiAt(198), 200)).toBe(`${'a'.repeat(198)}${EMOJI}\u2026`);
+  });
+
+  it("tool-calls.ts's describeShape: an object's type cut to 60", () => {
+    const shown = describeShape({ type: emojiAt(59) });
+    expect(shown).not.toMatch(LONE);
+    expect(shown).not.toContain('\\ud83d');
+    expect(shown).toContain(`of type "${'a'.repeat(59)}"`);
+  });
+
+  it("http-client.ts's snippet, escape.ts's clip, and the judge's oneLine", () => {
+    expect(snippet(emojiAt(198, ' more text'))).toBe(`${'a'.repeat(198)}…`);
+    expect(snippet(`<html><title>${emojiAt(78)}</title></html>`)).toBe(`an HTML page titled "${'a'.repeat(78)}…"`);
+    expect(clip(emojiAt(9), 11)).toBe(`${'a'.repeat(9)}…`);
+    expect(clip('cafe\u0301 au lait', 5)).toBe('caf…');
+    expect(oneLine(emojiAt(199), 200)).not.toMatch(LONE);
+  });
+
+  it("traces' tool name, and a label made free", () => {
+    const span = { name: 'execute_tool x', attributes: { 'gen_ai.tool.name': emojiAt(199) } } as unknown as Span;
+    expect(toolNameOf(span)).toBe('a'.repeat(199));
+    expect(freeLabel(emojiAt(77), new Set([emojiAt(77)]))).toBe(`${'a'.repeat(77)}-2`);
+  });
+});
