@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-77MDCKKW.js";import"./chunk-ZPR6QGZ2.js";import"./chunk-NBXLE3C4.js";import"./chunk-W4JOSQQF.js";import"./chunk-Q32II5CM.js";import"./chunk-FQ7JUZJB.js";import"./chunk-PX6BHMHQ.js";import"./chunk-HR3YGMDT.js";import"./chunk-WGE242OU.js";import"./chunk-QM5LHI6K.js";import"./chunk-TYANMCJN.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};
