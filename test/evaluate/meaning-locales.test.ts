@@ -168,6 +168,16 @@ describe('"1,500": 1500 in English, 1.5 where a comma is the decimal point', () 
     expect(m).toBe('judge');
     expect(meaningWithoutModel('Das Paket wiegt 1.500 kg.', 'Das Paket wiegt 1,500 kg!', ['Das Paket wiegt 1,500 kg.'], 'judge')).toMatchObject({ value: 'variant' });
   });
+  it('"1,500p" and "1,500¢" follow the same rule as "1,500"', () => {
+    // Pence and cents are each a number too ("50p" may be 50 or GBP 0.5): named as written.
+    expect(facts('Kosten: 1,500p')).toEqual(['number 1,500']);
+    expect(facts('The cost is 1,500p')).toEqual(['number 1500']);
+    expect(decided('Kosten: 1,500p', 'Kosten: 1500p')).toBe('judge');
+    expect(decided('Kosten: 1,500¢', 'Kosten: 1500¢')).toBe('judge');
+    expect(decided('Kosten: 1,500p', 'Kosten: 2,500p')).toBe('changed: numbers 1,500 → 2,500');
+    expect(decided('Kosten: 1,500¢', 'Kosten: 15 $')).toBe('judge');
+    expect(decided('The cost is 1,500p', 'The cost is 1500p')).toBe('formatting');
+  });
   it('a decimal comma elsewhere in the reply outweighs its English words', () => {
     expect(facts('The parcel weighs 1,500 kg and the box 2,5 kg.')).toEqual(['number 1,500', 'number 2.5']);
     expect(facts('Das Paket: 0,500 kg.')).toEqual(['number 0.5']);
@@ -185,6 +195,18 @@ describe('a day and a month with a point after each, without a year', () => {
     expect(facts('The total is 12.07.')).toEqual(['number 12.07']);
     expect(decided('The total is 12.07.', 'The total is 12.7.')).toBe('changed: numbers 12.07 → 12.7');
     expect(facts('Es sind 45.07. und 12.13.')).toEqual(['number 45.07', 'number 12.13']);
+  });
+  it('one digit for both the day and the month, with no date word before it, is a version or a decimal', () => {
+    expect(facts('Bitte installieren Sie Version 3.2.')).toEqual(['number 3.2']);
+    expect(decided('Bitte installieren Sie Version 3.2.', 'Version 3.2 ist installiert.')).not.toMatch(/^changed/);
+    expect(decided('Bewertung: 4.5.', 'Bewertung: 5.4.')).toBe('changed: numbers 4.5 → 5.4');
+    // A date word before it, or two digits for the day or the month, keeps the date.
+    expect(facts('Geöffnet ab 1.5. und am 3.5.')).toEqual(['number 1', 'number 5', 'number 3', 'number 5']);
+    expect(facts('Lieferung: 01.5. oder 3.05.')).toEqual(['number 1', 'number 5', 'number 3', 'number 5']);
+    expect(facts('Geöffnet 1.5.–3.5.')).toEqual(['number 1', 'number 5', 'number 3', 'number 5']);
+    expect(decided('Lieferung am 1.5.', 'Lieferung am 01.05.')).toBe('judge');
+    // Known limit (docs/meaning.md): two digits for the month keep the date.
+    expect(facts('Bitte installieren Sie Python 3.12.')).toEqual(['number 3', 'number 12']);
   });
 });
 
@@ -207,6 +229,10 @@ describe('multipliers in kanji and hangul, and the currencies of Korea, China an
     expect(facts('1万5000円、1億2000万円、1,000万円、3千円、1.5万人')).toEqual(['amount JPY 15000', 'amount JPY 120000000', 'amount JPY 10000000', 'amount JPY 3000', 'number 15000']);
     expect(decided('価格は3万円です。', '価格は30,000円です。')).toBe('judge');
     expect(decided('価格は3万円です。', '価格は3,000円です。')).toBe('changed: amounts JPY 30000 → JPY 3000');
+  });
+  it('a multiplier before a Han character that is no counter or currency is no multiplier ("3千葉" is 3 and Chiba)', () => {
+    expect(facts('3千葉に行きます')).toEqual(['number 3']);
+    expect(facts('3千人、5百年、2万件、3千多人、5千ドル')).toEqual(['amount dollars 5000', 'number 3000', 'number 500', 'number 20000', 'number 3000']);
   });
   it('원 after a number is KRW, 元 the yuan (or the dollar of Taiwan or Hong Kong), บาท THB', () => {
     expect(facts('가격은 3만 원입니다')).toEqual(['amount KRW 30000']);

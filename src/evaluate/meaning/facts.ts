@@ -117,11 +117,20 @@ const LOCAL_WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![JN]|[N][.,
 /** What LOCAL_WORD_AMOUNT_SOURCE needs besides a digit: one of its words' first letters, or "元" (a cheap test before the pattern). */
 const MAY_HAVE_LOCAL_WORD_AMOUNT = /[\u0631\u062f\u062c\u0930\u30c9\u30e6\uc6d0\u5143\u0e1a]/;
 /**
+ * The Han characters a multiplied number may be followed by: a currency's ("円", "元", "美元", "港元",
+ * "欧元", "日元", "韩元") and the common counters and units ("人", "件", "個", "年", "歩", "多" in "3千多人", ...).
+ */
+const MULTIPLIED_HAN_AFTER = '円元美港欧歐日韓韩人名件個个台回本枚冊册歳岁年月時时分秒週周歩步点點位次多余餘倍戸户軒社校票部字頭头匹株平米公克吨噸里';
+/**
  * A number with a multiplier written after it in kanji or hangul: "3万" (ten thousands), "1,000万", "1.5万",
  * "3千", "5百" "1億2000万", "1万5000", "3만 5천" (Korean writes a space between them): the groups are the
  * parts, then the digits after the last multiplier (docs/meaning.md, "Languages and locales").
+ * Not before a Han character other than a currency's or a counter's (MULTIPLIED_HAN_AFTER): "3千葉" is 3 and Chiba.
  */
-const MULTIPLIED = /(?<![0-9.,])((?:[0-9]+(?:[.,][0-9]+)*(?:[\u767e\u5343\ubc31\ucc9c]?[\u4e07\u842c\u5104\u4ebf\u5146\ub9cc\uc5b5]|[\u767e\u5343\ubc31\ucc9c])(?: (?=[0-9]+(?:[.,][0-9]+)*[\u767e\u5343\ubc31\ucc9c\u4e07\u842c\u5104\u4ebf\u5146\ub9cc\uc5b5]))?)+)([0-9]*)(?![0-9])/g;
+const MULTIPLIED = new RegExp(
+  String.raw`(?<![0-9.,])((?:[0-9]+(?:[.,][0-9]+)*(?:[\u767e\u5343\ubc31\ucc9c]?[\u4e07\u842c\u5104\u4ebf\u5146\ub9cc\uc5b5]|[\u767e\u5343\ubc31\ucc9c])(?: (?=[0-9]+(?:[.,][0-9]+)*[\u767e\u5343\ubc31\ucc9c\u4e07\u842c\u5104\u4ebf\u5146\ub9cc\uc5b5]))?)+)([0-9]*)(?![0-9])(?!(?![${MULTIPLIED_HAN_AFTER}])[\u3400-\u9fff\uf900-\ufaff])`,
+  'g',
+);
 /** One part of a MULTIPLIED match: its numeral, its small multiplier (hundred, thousand) and its large one (ten thousand, ...). */
 const MULTIPLIED_PART = /([0-9]+(?:[.,][0-9]+)*)([\u767e\u5343\ubc31\ucc9c]?)([\u4e07\u842c\u5104\u4ebf\u5146\ub9cc\uc5b5]?) ?/gy;
 /** What MULTIPLIED needs (a cheap test before the pattern). */
@@ -363,16 +372,16 @@ function readingFact(reading: Reading, amount: string): Fact {
 
 function severalFact(reading: Reading, amount: string): Fact {
   const sign = amount.startsWith('-') ? '-' : '';
-  const money = reading.cents === true ? centsValue(amount.slice(sign.length)) : amount.slice(sign.length);
+  const unsigned = amount.slice(sign.length);
   // "1.500" and "1,500" may each be two numbers (twoReadings): a reply that writes them "1500" is
-  // left to the meaning judge (docs/meaning.md, "Languages and locales").
-  const two = twoReadings(amount.slice(sign.length));
-  const values = (money === undefined ? undefined : twoReadings(money)) ?? [money];
-  const amounts = (): Fact[] => reading.codes.flatMap((c) => values.map((v): Fact => ({ kind: 'amount', value: `${c} ${sign}${v as string}` })));
+  // left to the meaning judge (docs/meaning.md, "Languages and locales"); "1,500p" is then GBP 15 or GBP 0.015.
+  const two = twoReadings(unsigned);
+  const values = reading.cents === true ? (two ?? [unsigned]).flatMap((n) => centsValue(n) ?? []) : (two ?? [unsigned]);
+  const amounts = (): Fact[] => reading.codes.flatMap((c) => values.map((v): Fact => ({ kind: 'amount', value: `${c} ${sign}${v}` })));
   if (reading.number === true) {
     const number: Fact = { kind: 'number', value: amount };
     const numbers: Fact[] = two === undefined ? [number] : two.map((v): Fact => ({ kind: 'number', value: `${sign}${v}` }));
-    if (money === undefined) return two !== undefined ? { kind: 'number', value: amount, may: numbers } : number;
+    if (values.length === 0) return two !== undefined ? { kind: 'number', value: amount, may: numbers } : number;
     return { kind: 'number', value: amount, may: [...numbers, ...amounts()] };
   }
   return { kind: 'amount', value: `${reading.label} ${amount}`, may: amounts() };
@@ -775,7 +784,8 @@ export function factsOf(reply: string): Fact[] {
   }
   if (MAY_HAVE_SMALL_CHANGE.test(text)) {
     text = text.replace(patterns.smallChange, (raw: string, sign: string | undefined, numeral: string, cent: string | undefined) => {
-      const [amount = '', ...rest] = numbersOf(numeral);
+      // "1,500p" is 1500 pence only where the reply writes numbers as English does, as "1,500" is.
+      const [amount = '', ...rest] = amountNumerals(numeral);
       out.push(readingFact(cent === undefined ? PENCE : CENTS, `${sign !== undefined && /[1-9]/.test(amount) ? '-' : ''}${amount}`));
       for (const n of rest) out.push({ kind: 'number', value: n });
       return blank(raw.length);
@@ -827,19 +837,26 @@ export function factsOf(reply: string): Fact[] {
   }
   for (const run of runsWithDigits(text)) {
     const before = run.start === 0 ? '' : text[run.start - 1];
-    const sign = (before === '-' || before === '\u2212' || before === '\u2013') && (run.start < 2 || !LETTER_OR_DIGIT().test(written[run.start - 2] as string)) ? '-' : '';
+    const sign = isMinus(before) && (run.start < 2 || !LETTER_OR_DIGIT().test(written[run.start - 2] as string)) ? '-' : '';
     const piece = text.slice(run.start, run.end);
     // "12.07." (a point after the day and after the month, no year) is a date, as German writes one:
     // its numbers, as "12.07.2026" is. A dash after another date's point joins a range ("12.07.–15.07.").
-    const date = (sign === '' || written[run.start - 2] === '.') && text[run.end] === '.' && !isDigit(text[run.end + 1]) ? DAY_MONTH.exec(piece) : null;
-    if (date !== null && !asEnglish()) for (const n of date.slice(1)) out.push({ kind: 'number', value: canonicalDecimal(n as string, '') });
-    else runFacts(piece, sign, out, asEnglish);
+    // With one digit for each ("3.2.") it is a date only after a date word ("am 1.5.") or in a range
+    // ("1.5.–3.5."): "Version 3.2." is a version.
+    const ranged = sign !== '' && written[run.start - 2] === '.';
+    const date = (sign === '' || ranged) && text[run.end] === '.' && !isDigit(text[run.end + 1]) ? DAY_MONTH.exec(piece) : null;
+    const dated = date !== null && (piece.length > 3 || ranged || isMinus(text[run.end + 1]) || DATE_WORD_BEFORE.test(written.slice(Math.max(0, run.start - 6), run.start)));
+    if (date !== null && dated && !asEnglish()) {
+      for (const n of date.slice(1)) out.push({ kind: 'number', value: canonicalDecimal(n as string, '') });
+    } else runFacts(piece, sign, out, asEnglish);
   }
   return out;
 }
 
 /** A day and a month with a point between them ("12.07", "1.5"), read as a date where a point follows (factsOf). */
 const DAY_MONTH = /^(0?[1-9]|[12][0-9]|3[01])\.(0?[1-9]|1[0-2])$/;
+/** A word a date follows, in the languages that write "1.5." for the 1st of May: "am", "vom", "ab", "bis", "zum", "seit", "den" (factsOf). */
+const DATE_WORD_BEFORE = /(?:^|[^A-Za-z])(?:[Aa]m|[Vv]om|[Aa]b|[Bb]is|[Zz]um|[Ss]eit|[Dd]en)[ \u00a0]$/;
 
 /** "1,500": COMMA_THOUSANDS, its comma tested first (a numeral's length and one character: the common numeral costs no pattern). */
 function isCommaThousands(numeral: string): boolean {
@@ -915,6 +932,10 @@ const ASCII_CODE_CHAR = /^[A-Za-z0-9]$/;
 function isCodeChar(c: string | undefined): boolean {
   if (c === undefined) return false;
   return c.charCodeAt(0) < 128 ? ASCII_CODE_CHAR.test(c) : HAS_LETTER().test(c);
+}
+
+function isMinus(c: string | undefined): boolean {
+  return c === '-' || c === '\u2212' || c === '\u2013';
 }
 
 function isDigit(c: string | undefined): boolean {
