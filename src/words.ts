@@ -203,6 +203,21 @@ export function headOf(text: string, end: number): string {
   return text.slice(0, wholeEnd(text, end));
 }
 
+/**
+ * The last `length` UTF-16 units of `text` at most, whole characters: a cut that would start on the
+ * second half of a surrogate pair, or on a mark, starts after it (headOf's counterpart, from the end).
+ */
+export function tailOf(text: string, length: number): string {
+  let at = Math.max(0, text.length - Math.max(0, length));
+  while (at > 0 && at < text.length) {
+    const code = text.charCodeAt(at);
+    if (code >= 0xdc00 && code <= 0xdfff && isHighSurrogate(text.charCodeAt(at - 1))) at++;
+    else if (code >= 0x300 && MARK().test(text.slice(at, at + 2))) at++;
+    else break;
+  }
+  return text.slice(at);
+}
+
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }

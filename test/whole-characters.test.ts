@@ -2,7 +2,11 @@
 // beyond the BMP, at the cut is kept whole or left out, never half of it (a lone surrogate, which is
 // written as U+FFFD, or `\ud83d` in JSON); a letter is not kept without the accent that follows it.
 import { describe, expect, it } from 'vitest';
-import { headOf, wholeEnd } from '../src/words.js';
+import { afterAll, beforeAll } from 'vitest';
+import { headOf, tailOf, wholeEnd } from '../src/words.js';
+import { createRegexPool, MAX_MATCH_CHARS } from '../src/assertions/index.js';
+import { loadYamlPackage } from '../src/suite/yaml/index.js';
+import { readYaml } from '../src/suite/yaml/read.js';
 import { clipAtWord, line, quote, showPattern } from '../src/assertions/format.js';
 import { describeShape } from '../src/agent/tool-calls.js';
 import { snippet } from '../src/agent/http-client.js';
@@ -65,5 +69,42 @@ describe('every cut helper, an emoji at the cut', () => {
     const span = { name: 'execute_tool x', attributes: { 'gen_ai.tool.name': emojiAt(199) } } as unknown as Span;
     expect(toolNameOf(span)).toBe('a'.repeat(199));
     expect(freeLabel(emojiAt(77), new Set([emojiAt(77)]))).toBe(`${'a'.repeat(77)}-2`);
+  });
+});
+
+describe('a cut from the end, an emoji at the cut', () => {
+  it('tailOf starts after the half of a surrogate pair, or a mark, the cut would start on', () => {
+    expect(tailOf(`${EMOJI}abc`, 4)).toBe('abc');
+    expect(tailOf(`${EMOJI}abc`, 5)).toBe(`${EMOJI}abc`);
+    expect(tailOf('cafe\u0301x', 2)).toBe('x');
+    expect(tailOf('abc', 0)).toBe('');
+    expect(tailOf('abc', 9)).toBe('abc');
+  });
+
+  beforeAll(async () => {
+    await loadYamlPackage();
+  });
+  /** The messages of the errors of a file whose second line is `line`. */
+  const errorsOf = (line: string): string[] => readYaml('f.yml', `label: a\n${line}\n`).errors.map((e) => e.message);
+
+  it("a YAML value that ends at a quote inside it: the 30 characters it names before the quote, whole", () => {
+    const word = `${EMOJI}${'a'.repeat(29)}`;
+    for (const line of [`message: "${word}"hi" now"`, `message: '${word}'s fine'`, `message: "${word}" he said`]) {
+      const [message] = errorsOf(line);
+      expect(message).toContain(`after "${'a'.repeat(29)}"`);
+      expect(message).not.toContain('\\ud');
+    }
+  });
+
+  const pools: ReturnType<typeof createRegexPool>[] = [];
+  afterAll(async () => {
+    await Promise.all(pools.map((p) => p.close()));
+  });
+
+  it("a regex's match the worker sends back, cut to MAX_MATCH_CHARS", async () => {
+    const p = createRegexPool({ size: 1, timeoutMs: 30_000 });
+    pools.push(p);
+    const r = await p.test('a+.*', 'u', emojiAt(MAX_MATCH_CHARS - 1));
+    expect(r).toEqual({ kind: 'matched', match: `${'a'.repeat(MAX_MATCH_CHARS - 1)}…` });
   });
 });

@@ -23,8 +23,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { caseExpanded } from './regex-case.js';
 import { compiles } from '../suite/regex-advice.js';
-import { MAX_MATCH_CHARS } from './regex-pool.js';
-import { headOf } from '../words.js';
+import { shownMatch } from './regex-pool.js';
 import type { Assertion, PersonaScript, RegexEvaluator, RegexResult } from '../types.js';
 
 /** The most steps a pattern is matched with on the main thread (about 10 ms at worst, measured). */
@@ -209,7 +208,7 @@ export function withInlineRegex(pool: RegexEvaluator): RegexEvaluator {
     const m = re.exec(text);
     if (m === null) return { kind: 'no_match' };
     const match = m[0];
-    return { kind: 'matched', match: match.length > MAX_MATCH_CHARS ? `${headOf(match, MAX_MATCH_CHARS)}\u2026` : match };
+    return { kind: 'matched', match: shownMatch(match) };
   };
   /** The pattern compiled (compiling never runs it), or the compile error a worker reports for it. */
   const compile = (pattern: string, flags: string): RegExp | RegexResult => {

@@ -21,10 +21,15 @@
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 import type { Timer } from '../http/retry.js';
 import type { RegexEvaluator, RegexResult } from '../types.js';
-import { thousands } from '../words.js';
+import { headOf, thousands } from '../words.js';
 
 /** Longest matched text sent back from the worker. */
 export const MAX_MATCH_CHARS = 200;
+
+/** A matched text as it is shown: at most MAX_MATCH_CHARS units, whole characters (words.ts headOf), then an ellipsis. */
+export function shownMatch(match: string): string {
+  return match.length > MAX_MATCH_CHARS ? `${headOf(match, MAX_MATCH_CHARS)}\u2026` : match;
+}
 
 /**
  * The worker: compiles (with a small cache) and runs one pattern per message. Plain CommonJS so
@@ -59,7 +64,8 @@ function run(job) {
     const m = re.exec(job.text);
     if (m === null) return { id: job.id, kind: 'no_match' };
     const text = m[0];
-    return { id: job.id, kind: 'matched', match: text.length > MAX ? text.slice(0, MAX) + '\\u2026' : text };
+    // Two units more than is shown: the pool cuts it whole (shownMatch), never half of an emoji.
+    return { id: job.id, kind: 'matched', match: text.length > MAX + 2 ? text.slice(0, MAX + 2) : text };
   } catch (err) {
     return { id: job.id, kind: 'worker_failed', message: 'evaluation threw ' + String(err && err.message ? err.message : err) };
   }
@@ -264,7 +270,7 @@ export function createRegexPool(opts: RegexPoolOptions): RegexEvaluator {
       worker.unref();
       switch (msg.kind) {
         case 'matched':
-          job.resolve({ kind: 'matched', match: msg.match });
+          job.resolve({ kind: 'matched', match: shownMatch(msg.match) });
           break;
         case 'no_match':
           job.resolve({ kind: 'no_match' });

@@ -6,7 +6,7 @@
 import type { ReportContext } from './context.js';
 import { markerLine, metaLine } from './metadata.js';
 import { suiteLine } from './blocks.js';
-import { clip, escapeInline } from './escape.js';
+import { clip, escapeDetail } from './escape.js';
 
 /** The refusal's own words are the results files' (their names, a fork's to write): escaped, and clipped to this. */
 const REASON_MAX = 3000;
@@ -85,7 +85,7 @@ export function renderMergeRefused(reason: string, ctx: Pick<ReportContext, 'mar
     '',
     `**${headline(given)}**, so this commit has no report and the check failed:`,
     '',
-    `> ${escapeInline(clip(reason, REASON_MAX))}`,
+    `> ${escapeDetail(clip(reason, REASON_MAX))}`,
     '',
     given.unread ? unreadLine({ ...given, unread: given.unread }) : againLine(given),
     '',

@@ -5,7 +5,8 @@
 // path no answer has. The agent's words outside a fix keep the word joiner; in a fix, they are as inert in code.
 import { describe, expect, it } from 'vitest';
 import { escapeFix, escapeInline, WJ } from '../../src/report/escape.js';
-import { renderComment, renderSummary } from '../../src/report/index.js';
+import { renderAcceptSummary, renderComment, renderSummary } from '../../src/report/index.js';
+import { renderMergeRefused } from '../../src/report/merge-refused.js';
 import { renderConfigErrors } from '../../src/report/config-errors.js';
 import { decodeEntities, githubHtml, outsideCode, visibleText } from './helpers.js';
 import { ctx, fixture, persona, run } from './fixtures.js';
@@ -159,5 +160,17 @@ describe("calibrate's Next: line", () => {
       .find((l) => l.startsWith('Next: '));
     expect(next).toContain('@team');
     expect(next).not.toContain(WJ);
+  });
+});
+
+// The other lines that quote a reason a fix of ours may end (escapeDetail): a merge refused for a
+// results file the record layer could not read ("does not exist; give the path of ..."), and an
+// accept refused for GitHub's answer ("; give the job a valid one").
+describe('a fix on the other lines that quote a reason', () => {
+  it.each([
+    ['a merge refused', () => errorLines(renderMergeRefused(ERROR, ctx, { shards: true, files: 2 }))],
+    ['an accept refused', () => errorLines(renderAcceptSummary({ kind: 'refused', pr: 1, reason: ERROR }))],
+  ] as const)('%s', (_surface, lines) => {
+    expectCopiedAsWritten(lines(), false);
   });
 });

@@ -2,7 +2,7 @@
 // regex's backslash inside double quotes) the line as it should read.
 
 import { lineOf, type ConfigIssue } from '../issues.js';
-import { headOf, plural, shownJson } from '../../words.js';
+import { headOf, plural, shownJson, tailOf } from '../../words.js';
 import { documentSource, type Position, type SourceFile, type YamlSyntaxError } from './source.js';
 import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, scanFlow, unclosedFlow, withoutStrayCloser, type FlowIndentSlip, type FlowSlip } from './flow.js';
 import { splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
@@ -1302,7 +1302,7 @@ function quoteSlip(src: SourceFile, n: number, line: string, start: number, end:
     file: src.file,
     line: n,
     column: start + 1,
-    message: `invalid YAML: the value on line ${String(n)} ends at the ${quote} after ${shownJson(word.slice(-30))}, so YAML cannot read the rest of the line (${rest})`,
+    message: `invalid YAML: the value on line ${String(n)} ends at the ${quote} after ${shownJson(tailOf(word, 30))}, so YAML cannot read the rest of the line (${rest})`,
     fix,
   };
 }
@@ -1351,7 +1351,7 @@ function unclosedQuotedText(src: SourceFile, n: number, line: string, start: num
     message:
       end === start + 1
         ? `invalid YAML: the value on line ${String(n)} is an empty quoted text (${quote}${quote}) followed by ${shownJson(text.slice(1, 41))}, which YAML cannot read after its closing quote`
-        : `invalid YAML: the value on line ${String(n)} ends at the ${quote} after ${shownJson(word.slice(-30))}, so YAML cannot read the rest of the line (${shownJson(headOf(line.slice(end + 1, start + (paired ? 1 : 0) + text.length).trimEnd(), 40))})`,
+        : `invalid YAML: the value on line ${String(n)} ends at the ${quote} after ${shownJson(tailOf(word, 30))}, so YAML cannot read the rest of the line (${shownJson(headOf(line.slice(end + 1, start + (paired ? 1 : 0) + text.length).trimEnd(), 40))})`,
     fix: `${paired ? '' : 'if the quotes are part of the text, '}${lines.map(how).join('\n  or ')}`,
   };
 }
