@@ -346,7 +346,7 @@ function attemptTurnLines(dt: AttemptTurn, indent: string, where: string, paint:
     const what = `attempt ${dt.number}'s ${turnWords(dt.index)} vs attempt ${dt.shownNumber}'s`;
     return diffLines(dt.shown.reply, dt.turn.reply, what, (marks) => `${what} (- attempt ${dt.shownNumber}, + attempt ${dt.number}${marks})`, `${indent}    `, where, paint, fit);
   }
-  return [paint('grey', fit(`${indent}    attempt ${dt.number}'s ${turnWords(dt.index)} (attempt ${dt.shownNumber} has no ${turnWords(dt.index)}):`)), ...textLines(dt.turn.reply, `${indent}      `, where, () => null, paint, fit)];
+  return [paint('grey', fit(`${indent}    attempt ${dt.number}'s ${welcomeBeforeResult(dt.index)} (attempt ${dt.shownNumber} has no such turn):`)), ...textLines(dt.turn.reply, `${indent}      `, where, () => null, paint, fit)];
 }
 
 /** A fixture: its line (mark, label, status, file), its detail, then its reply or diff. */
@@ -421,9 +421,10 @@ function withoutTurn(c: Check, detail: string): string {
 }
 
 /**
- * A reply check's turn on the terminal's check line, where its result in brackets follows it: the
- * welcome turn "turn 0, the welcome (fail)", not "turn 0 (welcome) (fail)", two brackets in a row
- * (docs/personas.md, "The checks"); another turn as turnWords says it.
+ * A reply check's turn on the terminal's check line, where its result in brackets follows it (or an
+ * attempt's turn, before "(attempt 1 has no such turn)"): the welcome turn "turn 0, the welcome
+ * (fail)", not "turn 0 (welcome) (fail)", two brackets in a row (docs/personas.md, "The checks";
+ * docs/fixtures.md, "Reports"); another turn as turnWords says it.
  */
 function welcomeBeforeResult(index: number): string {
   return index === 0 ? 'turn 0, the welcome' : turnWords(index);

@@ -13,7 +13,7 @@ import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.j
 import { COMPILE_FIX, inlineFlagsFix, regexSlashesNote } from './regex-advice.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { onFirstUse } from '../patterns.js';
-import { checkTextWarnings, commentCutWarnings, commentedRepeatWarnings, commentOnlyFix, commentOnlyWarnings, emptyItemFix, keyed, labelMeant, listItemAt, trapFile, writeAfter, userTurnWarnings, type TrapFile, type TurnText } from './yaml-traps.js';
+import { checkTextWarnings, commentCutWarnings, commentedKeysFix, commentedRepeatWarnings, commentOnlyFix, commentOnlyWarnings, emptyItemFix, keyed, labelMeant, listItemAt, trapFile, writeAfter, userTurnWarnings, type TrapFile, type TurnText } from './yaml-traps.js';
 import { isSplitNumberMessage, splitNumberAs, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './yaml/split-number.js';
 
 const DEFAULT_MAX_TURNS = 20;
@@ -173,7 +173,7 @@ function checkScript(file: TrapFile, data: unknown, path: PathSegment[], result:
   checkThreshold(raw.threshold, [...path, 'threshold'], prefix, err);
   checkSimulated(raw, path, prefix, err);
   if (!simulated) checkTurns(raw, path, prefix, err);
-  checkExpectations(raw.expect, [...path, 'expect'], prefix, err);
+  checkExpectations(file, raw.expect, [...path, 'expect'], prefix, err);
   checkReplies(src, raw, path, prefix, err, result);
   const repeat = checkRepeat(raw.repeat, [...path, 'repeat'], prefix, err);
 
@@ -427,7 +427,7 @@ function checkTurns(raw: Record<string, unknown>, path: PathSegment[], prefix: s
   );
 }
 
-function checkExpectations(value: unknown, at: PathSegment[], prefix: string, err: Err): void {
+function checkExpectations(file: TrapFile, value: unknown, at: PathSegment[], prefix: string, err: Err): void {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return; // missing or wrong type: the schema says so
   const e = value as Record<string, unknown>;
   // An unknown key (`termnal: finish`) was already reported by the schema, with the allowed keys.
@@ -440,7 +440,8 @@ function checkExpectations(value: unknown, at: PathSegment[], prefix: string, er
     err(
       at,
       `${prefix}the script has no expectation: a script with nothing to check proves nothing`,
-      `add at least one of ${EXPECTATIONS.join(', ')} under expect, e.g. expect: { conversations: [refunds] }`,
+      // `terminal: # finish` alone: YAML read every key as empty, which the warning beside says too.
+      `${commentedKeysFix(file, at, e, 'expect') ?? ''}add at least one of ${EXPECTATIONS.join(', ')} under expect, e.g. expect: { conversations: [refunds] }`,
     );
   }
 }

@@ -114,7 +114,36 @@ function commentAlone(file: TrapFile, at: Position | null, lead: string): { comm
 
 /** Why a value is empty: `YAML reads "# ask about refunds" after the "-" as a comment, so follow-up #1 is empty`. */
 function readAsComment(comment: string, lead: string, name: string): string {
-  return `YAML reads ${quote(comment)} after ${lead === '-' ? 'the "-"' : `"${lead}"`} as a comment, so ${name} is empty`;
+  return `YAML reads ${commentAfter(comment, lead)} as a comment, so ${name} is empty`;
+}
+
+/** `"# finish" after "terminal:"`, `"# refunds" after the "-"`; `line`: `... after "terminal:" on line 4`. */
+function commentAfter(comment: string, lead: string, line?: number): string {
+  return `${quote(comment)} after ${lead === '-' ? 'the "-"' : `"${lead}"`}${line === undefined ? '' : ` on line ${line}`}`;
+}
+
+/**
+ * The fix's start for a mapping (`expect`, named `name`) that says nothing because every key of it
+ * YAML read as a comment alone (`terminal: # finish`): `YAML reads "# finish" after "terminal:" on
+ * line 4 as a comment, so expect.terminal is empty: write the value after its key, or `, or of
+ * several keys `expect's keys on lines 4, 5 hold a comment alone, which YAML reads as empty: ...`; null when
+ * a key holds a value, or is left empty without a comment (the fix as it is says enough).
+ */
+export function commentedKeysFix(file: TrapFile, base: PathSegment[], value: Record<string, unknown>, name: string): string | null {
+  const keys = Object.keys(value);
+  if (keys.length === 0 || file.lines() === null) return null;
+  const read: Array<{ comment: string; line: number }> = [];
+  for (const key of keys) {
+    if (value[key] !== null) return null;
+    const at = file.src.keyAt(base, key);
+    const alone = commentAlone(file, at, `${key}:`);
+    if (alone === null || at === null || at.line === null) return null;
+    read.push({ comment: alone.comment, line: at.line });
+  }
+  const [one] = read;
+  if (read.length === 1 && one !== undefined) return `YAML reads ${commentAfter(one.comment, `${keys[0]}:`, one.line)} as a comment, so ${name}.${keys[0]} is empty: write the value after its key, or `;
+  // Lines, not each comment: the fix after it must fit in an issue's length (issues.ts).
+  return `${name}'s keys on lines ${read.map((r) => r.line).join(', ')} hold a comment alone, which YAML reads as empty: write each value after its key, or `;
 }
 
 /**

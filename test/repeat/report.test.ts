@@ -289,6 +289,19 @@ describe('k/N in every report', () => {
     for (const out of [md, terminal, renderJUnit(record)]) expect(out).not.toMatch(/turn 0(?! \\?\(welcome)/);
   });
 
+  it("a failing attempt's welcome turn the attempt shown lacks reads 'turn 0, the welcome (attempt 1 has no such turn)' on the terminal, not two brackets in a row", () => {
+    const { script } = decisiveScript(() => 'the greeting does not name Shop Bot');
+    const attempts = script.attempts as PersonaAttempt[];
+    const first = attempts[0] as PersonaAttempt;
+    // Attempt 1 has no turn at all (attempts are matched by position); attempt 2 was greeted, and its checks read that turn.
+    const ungreeted = { ...first, turns: [] };
+    const greeted = { ...(attempts[1] as PersonaAttempt), turns: first.turns.map((t) => (t.index === 0 ? { ...t, reply: 'Hello, I am Kettle Bot.' } : t)) };
+    const record = run([], { personas: [{ ...script, turns: ungreeted.turns, attempts: [ungreeted, greeted, attempts[2]] } as PersonaRecord] });
+    const terminal = renderTerminal(record, { color: false });
+    expect(terminal).toContain("attempt 2's turn 0, the welcome (attempt 1 has no such turn):");
+    expect(terminal).not.toMatch(/\) \(|\)\)/);
+  });
+
   it('with an agent that rewords every reply, the failing attempt\'s turn shown is the one that changed in meaning, not the first reworded one: every surface', () => {
     const { script, lastIndex } = decisiveScript((turn) => `turn ${turn}: reply does not contain "30 days"`);
     const attempts = script.attempts as NonNullable<ReplayedPersonaRecord['attempts']>;

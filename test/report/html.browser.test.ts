@@ -582,6 +582,29 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it("names a welcome turn one attempt lacks without two brackets in a row: 'Turn 0 (welcome): attempt 1 has no such turn'", async () => {
+    const { script } = decisiveScript();
+    const attempts = script.attempts as NonNullable<PersonaRecord['attempts']>;
+    const [first, second, third] = attempts as [(typeof attempts)[number], (typeof attempts)[number], (typeof attempts)[number]];
+    const welcome = (first.turns as Array<{ index: number; reply: string }>).filter((t) => t.index === 0);
+    expect(welcome).toHaveLength(1);
+    const heads = async (record: PersonaRecord): Promise<string[]> => {
+      const { page, errors } = await open(run([], { personas: [record], tallies: { passed: 0, failed: 1, notEvaluated: 0, errored: 0 } }));
+      const row = page.locator('details.item[data-label="refund-chat"]');
+      if ((await row.getAttribute('open')) === null) await row.locator('summary').click();
+      await row.locator('table.checks').first().waitFor();
+      expect(errors).toEqual([]);
+      return [...(await row.locator('.body > h3').allTextContents()), ...(await row.locator('.body > p.drift').allTextContents())];
+    };
+    // Attempt 1 (shown) has no turn: attempt 2's welcome is shown alone.
+    const unshown = await heads({ ...script, turns: [], attempts: [{ ...first, turns: [] }, second, third] } as PersonaRecord);
+    expect(unshown).toContain('Attempt 2, turn 0 (welcome): attempt 1 has no such turn');
+    // Attempt 2 (failing) has no turn: attempt 1's welcome is in the transcript.
+    const unsaid = await heads({ ...script, attempts: [first, { ...second, turns: [] }, third] } as PersonaRecord);
+    expect(unsaid).toContain("Attempt 2, turn 0 (welcome): attempt 2 has no such turn; attempt 1's is in the transcript.");
+    for (const t of [...unshown, ...unsaid]) expect(t).not.toMatch(/\) \(|\)\)/);
+  });
+
   it("names a script's messages not sent as the comment does: how many, why, and each one's turn; and who ended it", async () => {
     const script = persona('refund-chat', { unsent: ['Thanks, bye', 'One more thing'], endedBy: 'agent' });
     const last = script.turns[script.turns.length - 1]!.index;

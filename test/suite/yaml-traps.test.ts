@@ -256,6 +256,22 @@ describe('a user turn cut at " #"', () => {
     expect(said(r.warnings)).toEqual([warning]);
   });
 
+  it("says in the no-expectation error's fix that every expect key was read as a comment alone", async () => {
+    const r = await load({
+      [`${P}/t.yml`]: 'label: t\nopening: hi\nexpect:\n  terminal: # finish\n',
+      [`${P}/u.yml`]: 'label: u\nopening: hi\nexpect:\n  terminal: # finish\n  criteria: # the agent apologises\n',
+      // A key left bare beside one commented: not all of them comments, the fix as it was.
+      [`${P}/v.yml`]: 'label: v\nopening: hi\nexpect:\n  terminal: # finish\n  criteria:\n',
+    });
+    const fixes = r.errors.map((e) => `${e.file}:${e.line}: ${e.fix}`);
+    const add = 'add at least one of conversations, terminal, toolCalled, toolNotCalled, criteria, reply, maxTurnLatencyMs under expect, e.g. expect: { conversations: [refunds] }';
+    expect(fixes).toEqual([
+      `${P}/t.yml:4: YAML reads "# finish" after "terminal:" on line 4 as a comment, so expect.terminal is empty: write the value after its key, or ${add}`,
+      `${P}/u.yml:4: expect's keys on lines 4, 5 hold a comment alone, which YAML reads as empty: write each value after its key, or ${add}`,
+      `${P}/v.yml:4: ${add}`,
+    ]);
+  });
+
   it('says nothing of those keys left empty, or with the comment on a line of its own', async () => {
     const r = await load({
       [`${F}/r.yml`]: 'label: r\nmessage: hi\nrepeat:\n# 3 once it is stable\n',

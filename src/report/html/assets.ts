@@ -526,8 +526,8 @@ function decisiveBlock(body, p) {
     add(body, el('h3', null, head + ', against ' + was + "'s"));
     add(body, sideBySide(t.diff, 'Attempt ' + p.shownAttempt, 'Attempt ' + d.n));
   } else if (t.reply != null) {
-    block(body, head + (t.shown == null ? ' (' + was + ' has no ' + t.name + ')' : ', against ' + was + "'s (not diffed: " + (t.note || 'too long') + ')'), t.reply);
-  } else add(body, el('p', 'drift', head + ': attempt ' + d.n + ' has no ' + t.name + ' (' + was + "'s is in the transcript)."));
+    block(body, head + (t.shown == null ? ': ' + was + ' has no such turn' : ', against ' + was + "'s (not diffed: " + (t.note || 'too long') + ')'), t.reply);
+  } else add(body, el('p', 'drift', head + ': attempt ' + d.n + ' has no such turn; ' + was + "'s is in the transcript."));
 }
 function personaBody(body, p) {
   dl(body, [
@@ -588,7 +588,7 @@ apply();
  * kept here rather than computed at every start. When you edit SCRIPT or STYLE, the test
  * "is self-contained" in test/report/html.test.ts fails and prints the new values.
  */
-const SCRIPT_SHA256 = 'aYKgTKxsqZMoZ89fCNY8eF7mgCZWJDdshs1ysH+0UoQ=';
+const SCRIPT_SHA256 = 'hpWGo1qPdc0Fp00nzUyuNHqEW1aJ3wWPX50w6TidrUw=';
 const STYLE_SHA256 = 'DcJHiYLYSf2JIiJugHmnqU2PMFZhEzEiP+8r2TXdUI4=';
 
 /** The Content-Security-Policy: nothing may load; only this stylesheet and this script run. */
