@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderConfigErrors,terminalIssue}from"./chunk-7ZZVH4OJ.js";import"./chunk-TJ6ZCH2O.js";import"./chunk-ASA5YYDS.js";import"./chunk-KVQXKDRY.js";import"./chunk-RL2ALZAE.js";import"./chunk-DQHSVCVS.js";import"./chunk-3Q2EM4YM.js";import"./chunk-HXUSOMGS.js";import"./chunk-QM5LHI6K.js";import"./chunk-FWZQBBRS.js";import"./chunk-6BPKDHAS.js";export{renderConfigErrors,terminalIssue};

@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{alsoMoved,yamlSyntaxIssues}from"./chunk-FVPNCJSI.js";import{SYNTAX_FIX,onlyDuplicateKeys}from"./chunk-G47EKFXR.js";import"./chunk-RL2ALZAE.js";import"./chunk-DQHSVCVS.js";import"./chunk-QM5LHI6K.js";import"./chunk-FWZQBBRS.js";import"./chunk-6BPKDHAS.js";export{SYNTAX_FIX,alsoMoved,onlyDuplicateKeys,yamlSyntaxIssues};
