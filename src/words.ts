@@ -189,12 +189,7 @@ const MARK = unicodePattern(String.raw`^\p{M}`, 'u');
  */
 export function wholeEnd(text: string, end: number): number {
   let at = Math.max(0, Math.min(end, text.length));
-  while (at > 0 && at < text.length) {
-    const code = text.charCodeAt(at);
-    if (code >= 0xdc00 && code <= 0xdfff && isHighSurrogate(text.charCodeAt(at - 1))) at--;
-    else if (code >= 0x300 && MARK().test(text.slice(at, at + 2))) at--;
-    else break;
-  }
+  while (at > 0 && at < text.length && splitsCharacter(text, at)) at--;
   return at;
 }
 
@@ -209,15 +204,16 @@ export function headOf(text: string, end: number): string {
  */
 export function tailOf(text: string, length: number): string {
   let at = Math.max(0, text.length - Math.max(0, length));
-  while (at > 0 && at < text.length) {
-    const code = text.charCodeAt(at);
-    if (code >= 0xdc00 && code <= 0xdfff && isHighSurrogate(text.charCodeAt(at - 1))) at++;
-    else if (code >= 0x300 && MARK().test(text.slice(at, at + 2))) at++;
-    else break;
-  }
+  while (at > 0 && at < text.length && splitsCharacter(text, at)) at++;
   return text.slice(at);
 }
 
-function isHighSurrogate(code: number): boolean {
-  return code >= 0xd800 && code <= 0xdbff;
+/** Would a cut of `text` at `at` (0 < at < length) part a surrogate pair, or a letter from a mark after it? */
+function splitsCharacter(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (code >= 0xdc00 && code <= 0xdfff) {
+    const before = text.charCodeAt(at - 1);
+    if (before >= 0xd800 && before <= 0xdbff) return true;
+  }
+  return code >= 0x300 && MARK().test(text.slice(at, at + 2));
 }
