@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-BV7LH4AP.js";import"./chunk-5TTFCA3G.js";import"./chunk-PXBCYIKD.js";import"./chunk-654XN7PU.js";import"./chunk-LYRW5PTJ.js";import"./chunk-MS3EDMLT.js";import"./chunk-3Q2EM4YM.js";import"./chunk-SJJXHULX.js";import"./chunk-QM5LHI6K.js";import"./chunk-MXW4ZAG2.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};

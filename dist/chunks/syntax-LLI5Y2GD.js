@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{alsoMoved,yamlSyntaxIssues}from"./chunk-UZKOJURW.js";import{SYNTAX_FIX,onlyDuplicateKeys}from"./chunk-KSLHSEDE.js";import"./chunk-LYRW5PTJ.js";import"./chunk-MS3EDMLT.js";import"./chunk-QM5LHI6K.js";import"./chunk-MXW4ZAG2.js";import"./chunk-6BPKDHAS.js";export{SYNTAX_FIX,alsoMoved,onlyDuplicateKeys,yamlSyntaxIssues};
