@@ -92,19 +92,36 @@ export function where(f: Located): string {
   return Number.isInteger(f.line) && f.line > 0 ? `${f.file}:${f.line}` : f.file;
 }
 
+/** A linked file's words: `name.yml:12`, or the name alone when the line is not known. */
+function linkText(f: Located): string {
+  return clip(`${baseName(f.file)}${f.line > 0 ? `:${f.line}` : ''}`, LIMITS.file);
+}
+
 /** The file reference in markdown: a link showing `name.yml:12`, else the path as code. */
 export function fileRef(f: Located, ctx: ReportContext, options: { table?: boolean } = {}): string {
   const url = blobUrl(ctx, f.file, f.line);
   if (!url) return codeSpan(clip(where(f), LIMITS.file), options);
-  const text = clip(`${baseName(f.file)}${f.line > 0 ? `:${f.line}` : ''}`, LIMITS.file);
-  return `[${escapeInline(text)}](${url})`;
+  return `[${escapeInline(linkText(f))}](${url})`;
 }
 
-/** The file reference inside raw HTML (a `<summary>`). */
+/**
+ * The file reference inside raw HTML (a `<summary>`): text, never a link, as a link inside the
+ * control that opens the item is one a keyboard or a screen reader cannot reach apart, and a click
+ * on it leaves the page (docs/action.md, "Accessibility"); the opened item links it (itemDetails).
+ */
 export function fileRefHtml(f: Located, ctx: ReportContext): string {
-  const url = blobUrl(ctx, f.file, f.line);
-  if (!url) return `<code>${escapeHtml(oneLine(clip(where(f), LIMITS.file)).replace(/\s/g, ' '))}</code>`;
-  return `<a href="${escapeHtml(url)}">${escapeHtmlInline(clip(`${baseName(f.file)}:${f.line}`, LIMITS.file))}</a>`;
+  if (!blobUrl(ctx, f.file, f.line)) return `<code>${escapeHtml(oneLine(clip(where(f), LIMITS.file)).replace(/\s/g, ' '))}</code>`;
+  return escapeHtmlInline(linkText(f));
+}
+
+/**
+ * An item as a `<details>`: `summary`, its line, names its file as text (fileRefHtml), and the
+ * opened body's first line links it, at the head commit, before `parts`; `open` shows the body
+ * without a click. Without the repository's address there is no link: the summary's path is all.
+ */
+export function itemDetails(f: Located, ctx: ReportContext, summary: string, parts: readonly string[], open = false): string {
+  const body = blobUrl(ctx, f.file, f.line) === null ? parts : [fileRef(f, ctx), ...parts];
+  return `<details${open ? ' open' : ''}><summary>${summary}</summary>\n\n${body.join('\n\n')}\n\n</details>`;
 }
 
 // ---------------------------------------------------------------------------------------------

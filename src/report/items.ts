@@ -10,7 +10,7 @@ import { clip, clipDetail, codeSpan, escapeHtmlDetail, escapeHtmlInline, escapeI
 import { reuseWords } from '../evaluate/reuse.js';
 import { howDecided } from '../evaluate/changes.js';
 import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
-import { attemptsHead, ATTEMPT_WORDS, begunCalls, BEGUN_TITLE, otherAttemptsWords, decisiveReply, firstThat, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, messageDiffBlock, namedAttemptReply, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
+import { attemptsHead, ATTEMPT_WORDS, begunCalls, BEGUN_TITLE, otherAttemptsWords, decisiveReply, firstThat, diffBlock, fileRef, fileRefHtml, itemDetails, labelled, LIMITS, messageDiffBlock, namedAttemptReply, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { editedSinceBaseline } from '../evaluate/drift.js';
 import { isPersona, itemsNoun, rewordedRepeatWords, routeText, SCRIPT_MARK_WORDS, turnName, type FixtureView, type Item, type ItemView } from './model.js';
 import { personaBlock, personaLevels } from './persona.js';
@@ -179,7 +179,7 @@ function shownParts(f: FixtureRecord, level: Level, p: Profile): string[] {
  */
 export function itemBlock(v: ItemView, level: Level, ctx: ReportContext, p: Profile, open = false, own?: Own): string {
   if (v.kind === 'script') return personaBlock(v, level, ctx, p, open, own);
-  return `<details${open ? ' open' : ''}><summary>${itemSummary(v, ctx, own)}</summary>\n\n${bodyParts(v.item, level, p).join('\n\n')}\n\n</details>`;
+  return itemDetails(v.item, ctx, itemSummary(v, ctx, own), bodyParts(v.item, level, p), open);
 }
 
 /** Can a lower level make this item shorter? */
@@ -236,7 +236,7 @@ export function rewordedBlock(v: ItemView, level: Level, ctx: ReportContext, p: 
   }
   // A list item is markdown, not the raw HTML of a <summary>: the line is written for it.
   if (level === 'brief' || diffs.length === 0) return rewordedLine(v, ctx);
-  return `<details><summary>${head}</summary>\n\n${diffs.join('\n\n')}\n\n</details>`;
+  return itemDetails(v.item, ctx, head, diffs);
 }
 
 /** A reworded item's one line in the Reworded block: label, how it was decided, file (docs/meaning.md, "In the comment"). */

@@ -15,7 +15,7 @@ import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpe
 import { jsonText, quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
 import { clip, clipDetail, codeSpan, escapeDetail, escapeHtmlDetail, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
-import { attemptsHead, ATTEMPT_WORDS, BEGUN_TITLE, decisiveAttempt, otherAttemptsWords, firstThat, diffBlock, fileRefHtml, labelled, LIMITS, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
+import { attemptsHead, ATTEMPT_WORDS, BEGUN_TITLE, decisiveAttempt, otherAttemptsWords, firstThat, diffBlock, fileRefHtml, itemDetails, labelled, LIMITS, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
 import { attemptMeaningDetail, attemptOutcome, attemptsDetailHead, erroredFailIndex } from '../evaluate/repeat.js';
 import { SCRIPT_MARK_WORDS, routeText, thousands, turnName, type ScriptView } from './model.js';
@@ -733,5 +733,5 @@ function attemptsLine(pr: PersonaRecord, level: Level, turnShown: boolean): stri
 }
 
 export function personaBlock(v: ScriptView, level: Level, ctx: ReportContext, p: Profile, open = false, own?: Own): string {
-  return `<details${open ? ' open' : ''}><summary>${personaSummary(v, ctx, own)}</summary>\n\n${bodyParts(v.item, level, p).join('\n\n')}\n\n</details>`;
+  return itemDetails(v.item, ctx, personaSummary(v, ctx, own), bodyParts(v.item, level, p), open);
 }
