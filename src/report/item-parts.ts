@@ -7,7 +7,7 @@ import { attemptMeaningDetail, decisiveIndex } from '../evaluate/repeat.js';
 import type { ReportContext } from './context.js';
 import { diffText, MARK } from './diff-text.js';
 import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from './lookalike.js';
-import { clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, normalizeBlock, oneLine, safeUrl } from './escape.js';
+import { citedLinks, clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, normalizeBlock, oneLine, safeUrl } from './escape.js';
 import { validSha } from './metadata.js';
 import { ERROR_KIND_WORDS, isPersona, thousands, type Item } from './model.js';
 import { MEANING_WORDS } from '../evaluate/meaning/index.js';
@@ -115,12 +115,15 @@ export function fileRefHtml(f: Located, ctx: ReportContext): string {
 }
 
 /**
- * An item as a `<details>`: `summary`, its line, names its file as text (fileRefHtml), and the
- * opened body's first line links it, at the head commit, before `parts`; `open` shows the body
- * without a click. Without the repository's address there is no link: the summary's path is all.
+ * An item as a `<details>`: `summary`, its line, names its file as text (fileRefHtml) and says the
+ * pages of ours that `cited` (the text of its line) cites as text (escapeHtmlInline); the opened
+ * body's first line links them, its file first (at the head commit), before `parts`; `open` shows
+ * the body without a click. Without the repository's address the file has no link: the summary's
+ * path is all.
  */
-export function itemDetails(f: Located, ctx: ReportContext, summary: string, parts: readonly string[], open = false): string {
-  const body = blobUrl(ctx, f.file, f.line) === null ? parts : [fileRef(f, ctx), ...parts];
+export function itemDetails(f: Located, ctx: ReportContext, summary: string, parts: readonly string[], open = false, cited = ''): string {
+  const links = [...(blobUrl(ctx, f.file, f.line) === null ? [] : [fileRef(f, ctx)]), ...citedLinks(cited)];
+  const body = links.length === 0 ? parts : [links.join(' · '), ...parts];
   return `<details${open ? ' open' : ''}><summary>${summary}</summary>\n\n${body.join('\n\n')}\n\n</details>`;
 }
 

@@ -25,16 +25,20 @@ function detailOf(f: FixtureRecord): string {
   return (f.errored ? f.error : f.detail) ?? '';
 }
 
-/** The fixture's line: icon, label, verdict and drift words, file; then its detail line. */
-export function itemSummary(v: FixtureView, ctx: ReportContext, own?: Own): string {
-  const f = v.item;
-  // Under a cause whose text is said once above it (cause-details.ts): the turn, or its own text.
-  const turn = own?.turn ? ` · ${escapeHtmlInline(clip(own.turn, LIMITS.label))}` : '';
-  const head = `${v.icon} <b>${escapeHtmlInline(clip(v.label, LIMITS.label))}</b> · ${escapeHtmlInline(keepQuantitiesWhole(v.status.join(' · ')))} · ${fileRefHtml(f, ctx)}${turn}`;
+/** The fixture's detail line as its line says it, clipped; '' when there is none. */
+function whyLine(f: FixtureRecord, own?: Own): string {
   // The first line only: a multi-line detail (an error page, say) is shown whole, as a block, below.
   const lines = normalizeBlock(own === undefined ? detailOf(f) : (own.text ?? '')).trim().split('\n');
   const first = lines.length > 1 ? `${lines[0] as string} …` : (lines[0] as string);
-  return first ? `${head}<br>${escapeHtmlDetail(clipDetail(first, LIMITS.detail))}` : head;
+  return first ? clipDetail(first, LIMITS.detail) : '';
+}
+
+/** The fixture's line: icon, label, verdict and drift words, file; then its detail line (whyLine). */
+export function itemSummary(v: FixtureView, ctx: ReportContext, why: string, own?: Own): string {
+  // Under a cause whose text is said once above it (cause-details.ts): the turn, or its own text.
+  const turn = own?.turn ? ` · ${escapeHtmlInline(clip(own.turn, LIMITS.label))}` : '';
+  const head = `${v.icon} <b>${escapeHtmlInline(clip(v.label, LIMITS.label))}</b> · ${escapeHtmlInline(keepQuantitiesWhole(v.status.join(' · ')))} · ${fileRefHtml(v.item, ctx)}${turn}`;
+  return why ? `${head}<br>${escapeHtmlDetail(why)}` : head;
 }
 
 function personaTag(persona: string | null | undefined): string {
@@ -179,7 +183,8 @@ function shownParts(f: FixtureRecord, level: Level, p: Profile): string[] {
  */
 export function itemBlock(v: ItemView, level: Level, ctx: ReportContext, p: Profile, open = false, own?: Own): string {
   if (v.kind === 'script') return personaBlock(v, level, ctx, p, open, own);
-  return itemDetails(v.item, ctx, itemSummary(v, ctx, own), bodyParts(v.item, level, p), open);
+  const why = whyLine(v.item, own);
+  return itemDetails(v.item, ctx, itemSummary(v, ctx, why, own), bodyParts(v.item, level, p), open, why);
 }
 
 /** Can a lower level make this item shorter? */

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { renderComment, renderMarkdownReport, renderSummary } from '../../src/report/index.js';
 import type { FixtureRecord, RunRecord } from '../../src/types.js';
-import { baseline, ctx, fixture, mixed, mixedWithPersonas, resetLines, run, SHA } from './fixtures.js';
+import { baseline, ctx, fixture, mixed, mixedWithPersonas, persona, resetLines, run, SHA } from './fixtures.js';
+import { docsUrl } from '../../src/version.js';
 import { meaningRun } from './meaning-fixtures.js';
 import { githubHtml } from './helpers.js';
 
@@ -43,6 +44,25 @@ describe('no link inside a <summary>', () => {
         // The summary says the same file and line, as words.
         expect(summary).toContain(` · ${link?.[2]}`);
         expect(link?.[2]).toMatch(new RegExp(`:${link?.[1]}$`));
+      }
+    }
+  });
+
+  it("a page of agent-replay's that the item's line cites is text there, and the opened item links it after its file (fixture and script)", () => {
+    resetLines();
+    const url = docsUrl('traces.md', 'Fixtures');
+    const cited = `the agent does not report tool calls: map agent.response.toolCalls to where its response lists them, or see ${url} for an agent that answers with text alone`;
+    const record = run([fixture('plain-text-agent', { verdict: 'not_evaluated', detail: cited, baseline: baseline('plain-text-agent', 'Reply for plain-text-agent.') })], {
+      personas: [persona('refund-dialog', { errored: true, error: `turn 2: ${cited}`, errorKind: 'http', verdict: null, drift: null })],
+    });
+    for (const md of [renderComment(record, ctx), renderSummary(record, ctx)]) {
+      const html = githubHtml(md).replace(/\u2060|&#8288;/g, '');
+      const items = [...html.matchAll(/<summary>([^\n]*?<b>[\s\S]*?)<\/summary>\n([^\n]*)/g)];
+      expect(items.map((m) => /<b>([^<]*)<\/b>/.exec(m[1] ?? '')?.[1])).toEqual(['plain-text-agent', 'refund-dialog']);
+      for (const [, summary, first] of items) {
+        expect(summary).not.toContain('<a ');
+        expect(summary).toContain('or see docs/traces.md#fixtures for an agent');
+        expect(first).toMatch(new RegExp(`^<p><a href="https://github\\.com/acme/shop-bot/blob/${SHA}/[^"]+">[^<]+</a> · <a href="${url}">docs/traces\\.md#fixtures</a></p>$`));
       }
     }
   });
