@@ -14,9 +14,11 @@
 // - right-to-left text (Arabic, Hebrew, a right-to-left mark) in inline markdown and raw HTML: each
 //   run of it isolated (U+2068 ... U+2069, isolateRightToLeft), so that it cannot turn the line's
 //   direction nor carry the comment's own words and numbers beside it to its side.
-// - one exception, in inline markdown and raw HTML: the address of one of agent-replay's own pages
-//   (version.ts docsUrl, which messages cite them by) becomes a link to it. What it matches is
-//   the repository's docs/ at a version tag and nothing else, so no text links anywhere else.
+// - one exception, in inline markdown: the address of one of agent-replay's own pages (version.ts
+//   docsUrl, which messages cite them by) becomes a link to it. What it matches is the
+//   repository's docs/ at a version tag and nothing else, so no text links anywhere else. In raw
+//   HTML (a `<summary>`, a control that holds no link) it is its label, as text; citedLinks links
+//   it where the opened item says it (item-parts.ts itemDetails).
 
 import { unicodePattern } from '../patterns.js';
 import { citingCut, docsLinks } from '../version.js';
@@ -68,7 +70,12 @@ const INLINE_RE = /[&<>@#\\`*_[\]()!|~:$.{}-]/g;
  * `docs/<page>.md#<section>`.
  */
 export function escapeInline(text: string): string {
-  return isolateRightToLeft(docsLinks(oneLine(text), inlineText, (url, label) => `[${inlineText(label)}](${url})`));
+  return isolateRightToLeft(docsLinks(oneLine(text), inlineText, docsLink));
+}
+
+/** A page's address in markdown: a link, labelled as docsLinks says. */
+function docsLink(url: string, label: string): string {
+  return `[${inlineText(label)}](${url})`;
 }
 
 /** A right-to-left mark (RLM, ALM) or a character of a right-to-left script: Hebrew, Arabic, Syriac, Thaana, N'Ko, ..., their presentation forms, and those beyond the BMP (by their high surrogates). */
@@ -123,7 +130,7 @@ export function isolateRightToLeft(text: string): string {
  * Any other text is escapeInline's, to the character.
  */
 export function escapeFix(text: string): string {
-  return isolateRightToLeft(docsLinks(oneLine(text), (s) => fixWords(s, inlineText, codeSpan), (url, label) => `[${inlineText(label)}](${url})`));
+  return isolateRightToLeft(docsLinks(oneLine(text), (s) => fixWords(s, inlineText, codeSpan), docsLink));
 }
 
 /**
@@ -131,7 +138,7 @@ export function escapeFix(text: string): string {
  * is in `<code>`, where GitHub makes no mention, reference nor emoji either.
  */
 export function escapeHtmlFix(text: string): string {
-  return isolateRightToLeft(docsLinks(oneLine(text), (s) => fixWords(s, htmlText, (w) => `<code>${escapeHtml(w)}</code>`), htmlDocsLink));
+  return isolateRightToLeft(docsLinks(oneLine(text), (s) => fixWords(s, htmlText, (w) => `<code>${escapeHtml(w)}</code>`), htmlDocsLabel));
 }
 
 /**
@@ -232,10 +239,12 @@ export function inertText(text: string): string {
 
 /**
  * One line of text inside raw HTML that GitHub post-processes (e.g. `<summary>`); the address of
- * one of agent-replay's own pages (version.ts docsUrl) is a link to it, as in escapeInline.
+ * one of agent-replay's own pages (version.ts docsUrl) is its label, `docs/traces.md#fixtures`, as
+ * text: a link inside a `<summary>` is a control inside the one that opens it, which a keyboard or
+ * a screen reader cannot reach apart (docs/action.md, "Accessibility"); citedLinks links it.
  */
 export function escapeHtmlInline(text: string): string {
-  return isolateRightToLeft(docsLinks(oneLine(text), htmlText, htmlDocsLink));
+  return isolateRightToLeft(docsLinks(oneLine(text), htmlText, htmlDocsLabel));
 }
 
 /** escapeHtmlInline of text without a page's address. */
@@ -243,9 +252,22 @@ function htmlText(s: string): string {
   return breakReferences(escapeHtml(s));
 }
 
-/** A page's address in raw HTML: a link, labelled as docsLinks says. */
-function htmlDocsLink(url: string, label: string): string {
-  return `<a href="${escapeHtml(url)}">${breakReferences(escapeHtml(label))}</a>`;
+/** A page's address in raw HTML: its label, as docsLinks says it, as text. */
+function htmlDocsLabel(_url: string, label: string): string {
+  return htmlText(label);
+}
+
+/**
+ * Each of agent-replay's pages that `text` cites (docsUrl), in order, as a markdown link labelled
+ * as escapeInline labels it: where the opened item links what its `<summary>` says as text.
+ */
+export function citedLinks(text: string): string[] {
+  const links: string[] = [];
+  docsLinks(oneLine(text), () => '', (url, label) => {
+    links.push(docsLink(url, label));
+    return '';
+  });
+  return links;
 }
 
 /** Longest run of `ch` in `text`. */

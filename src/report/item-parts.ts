@@ -7,7 +7,7 @@ import { attemptMeaningDetail, decisiveIndex } from '../evaluate/repeat.js';
 import type { ReportContext } from './context.js';
 import { diffText, MARK } from './diff-text.js';
 import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from './lookalike.js';
-import { clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, normalizeBlock, oneLine, safeUrl } from './escape.js';
+import { citedLinks, clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, normalizeBlock, oneLine, safeUrl } from './escape.js';
 import { validSha } from './metadata.js';
 import { ERROR_KIND_WORDS, isPersona, thousands, type Item } from './model.js';
 import { MEANING_WORDS } from '../evaluate/meaning/index.js';
@@ -92,19 +92,39 @@ export function where(f: Located): string {
   return Number.isInteger(f.line) && f.line > 0 ? `${f.file}:${f.line}` : f.file;
 }
 
+/** A linked file's words: `name.yml:12`, or the name alone when the line is not known. */
+function linkText(f: Located): string {
+  return clip(`${baseName(f.file)}${f.line > 0 ? `:${f.line}` : ''}`, LIMITS.file);
+}
+
 /** The file reference in markdown: a link showing `name.yml:12`, else the path as code. */
 export function fileRef(f: Located, ctx: ReportContext, options: { table?: boolean } = {}): string {
   const url = blobUrl(ctx, f.file, f.line);
   if (!url) return codeSpan(clip(where(f), LIMITS.file), options);
-  const text = clip(`${baseName(f.file)}${f.line > 0 ? `:${f.line}` : ''}`, LIMITS.file);
-  return `[${escapeInline(text)}](${url})`;
+  return `[${escapeInline(linkText(f))}](${url})`;
 }
 
-/** The file reference inside raw HTML (a `<summary>`). */
+/**
+ * The file reference inside raw HTML (a `<summary>`): text, never a link, as a link inside the
+ * control that opens the item is one a keyboard or a screen reader cannot reach apart, and a click
+ * on it leaves the page (docs/action.md, "Accessibility"); the opened item links it (itemDetails).
+ */
 export function fileRefHtml(f: Located, ctx: ReportContext): string {
-  const url = blobUrl(ctx, f.file, f.line);
-  if (!url) return `<code>${escapeHtml(oneLine(clip(where(f), LIMITS.file)).replace(/\s/g, ' '))}</code>`;
-  return `<a href="${escapeHtml(url)}">${escapeHtmlInline(clip(`${baseName(f.file)}:${f.line}`, LIMITS.file))}</a>`;
+  if (!blobUrl(ctx, f.file, f.line)) return `<code>${escapeHtml(oneLine(clip(where(f), LIMITS.file)).replace(/\s/g, ' '))}</code>`;
+  return escapeHtmlInline(linkText(f));
+}
+
+/**
+ * An item as a `<details>`: `summary`, its line, names its file as text (fileRefHtml) and says the
+ * pages of ours that `cited` (the text of its line) cites as text (escapeHtmlInline); the opened
+ * body's first line links them, its file first (at the head commit), before `parts`; `open` shows
+ * the body without a click. Without the repository's address the file has no link: the summary's
+ * path is all.
+ */
+export function itemDetails(f: Located, ctx: ReportContext, summary: string, parts: readonly string[], open = false, cited = ''): string {
+  const links = [...(blobUrl(ctx, f.file, f.line) === null ? [] : [fileRef(f, ctx)]), ...citedLinks(cited)];
+  const body = links.length === 0 ? parts : [links.join(' · '), ...parts];
+  return `<details${open ? ' open' : ''}><summary>${summary}</summary>\n\n${body.join('\n\n')}\n\n</details>`;
 }
 
 // ---------------------------------------------------------------------------------------------

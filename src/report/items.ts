@@ -10,7 +10,7 @@ import { clip, clipDetail, codeSpan, escapeHtmlDetail, escapeHtmlInline, escapeI
 import { reuseWords } from '../evaluate/reuse.js';
 import { howDecided } from '../evaluate/changes.js';
 import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
-import { attemptsHead, ATTEMPT_WORDS, begunCalls, BEGUN_TITLE, otherAttemptsWords, decisiveReply, firstThat, diffBlock, fileRef, fileRefHtml, labelled, LIMITS, messageDiffBlock, namedAttemptReply, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
+import { attemptsHead, ATTEMPT_WORDS, begunCalls, BEGUN_TITLE, otherAttemptsWords, decisiveReply, firstThat, diffBlock, fileRef, fileRefHtml, itemDetails, labelled, LIMITS, messageDiffBlock, namedAttemptReply, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { editedSinceBaseline } from '../evaluate/drift.js';
 import { isPersona, itemsNoun, rewordedRepeatWords, routeText, SCRIPT_MARK_WORDS, turnName, type FixtureView, type Item, type ItemView } from './model.js';
 import { personaBlock, personaLevels } from './persona.js';
@@ -25,16 +25,20 @@ function detailOf(f: FixtureRecord): string {
   return (f.errored ? f.error : f.detail) ?? '';
 }
 
-/** The fixture's line: icon, label, verdict and drift words, file; then its detail line. */
-export function itemSummary(v: FixtureView, ctx: ReportContext, own?: Own): string {
-  const f = v.item;
-  // Under a cause whose text is said once above it (cause-details.ts): the turn, or its own text.
-  const turn = own?.turn ? ` · ${escapeHtmlInline(clip(own.turn, LIMITS.label))}` : '';
-  const head = `${v.icon} <b>${escapeHtmlInline(clip(v.label, LIMITS.label))}</b> · ${escapeHtmlInline(keepQuantitiesWhole(v.status.join(' · ')))} · ${fileRefHtml(f, ctx)}${turn}`;
+/** The fixture's detail line as its line says it, clipped; '' when there is none. */
+function whyLine(f: FixtureRecord, own?: Own): string {
   // The first line only: a multi-line detail (an error page, say) is shown whole, as a block, below.
   const lines = normalizeBlock(own === undefined ? detailOf(f) : (own.text ?? '')).trim().split('\n');
   const first = lines.length > 1 ? `${lines[0] as string} …` : (lines[0] as string);
-  return first ? `${head}<br>${escapeHtmlDetail(clipDetail(first, LIMITS.detail))}` : head;
+  return first ? clipDetail(first, LIMITS.detail) : '';
+}
+
+/** The fixture's line: icon, label, verdict and drift words, file; then its detail line (whyLine). */
+export function itemSummary(v: FixtureView, ctx: ReportContext, why: string, own?: Own): string {
+  // Under a cause whose text is said once above it (cause-details.ts): the turn, or its own text.
+  const turn = own?.turn ? ` · ${escapeHtmlInline(clip(own.turn, LIMITS.label))}` : '';
+  const head = `${v.icon} <b>${escapeHtmlInline(clip(v.label, LIMITS.label))}</b> · ${escapeHtmlInline(keepQuantitiesWhole(v.status.join(' · ')))} · ${fileRefHtml(v.item, ctx)}${turn}`;
+  return why ? `${head}<br>${escapeHtmlDetail(why)}` : head;
 }
 
 function personaTag(persona: string | null | undefined): string {
@@ -179,7 +183,8 @@ function shownParts(f: FixtureRecord, level: Level, p: Profile): string[] {
  */
 export function itemBlock(v: ItemView, level: Level, ctx: ReportContext, p: Profile, open = false, own?: Own): string {
   if (v.kind === 'script') return personaBlock(v, level, ctx, p, open, own);
-  return `<details${open ? ' open' : ''}><summary>${itemSummary(v, ctx, own)}</summary>\n\n${bodyParts(v.item, level, p).join('\n\n')}\n\n</details>`;
+  const why = whyLine(v.item, own);
+  return itemDetails(v.item, ctx, itemSummary(v, ctx, why, own), bodyParts(v.item, level, p), open, why);
 }
 
 /** Can a lower level make this item shorter? */
@@ -236,7 +241,7 @@ export function rewordedBlock(v: ItemView, level: Level, ctx: ReportContext, p: 
   }
   // A list item is markdown, not the raw HTML of a <summary>: the line is written for it.
   if (level === 'brief' || diffs.length === 0) return rewordedLine(v, ctx);
-  return `<details><summary>${head}</summary>\n\n${diffs.join('\n\n')}\n\n</details>`;
+  return itemDetails(v.item, ctx, head, diffs);
 }
 
 /** A reworded item's one line in the Reworded block: label, how it was decided, file (docs/meaning.md, "In the comment"). */

@@ -15,7 +15,7 @@ import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpe
 import { jsonText, quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
 import { clip, clipDetail, codeSpan, escapeDetail, escapeHtmlDetail, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
-import { attemptsHead, ATTEMPT_WORDS, BEGUN_TITLE, decisiveAttempt, otherAttemptsWords, firstThat, diffBlock, fileRefHtml, labelled, LIMITS, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
+import { attemptsHead, ATTEMPT_WORDS, BEGUN_TITLE, decisiveAttempt, otherAttemptsWords, firstThat, diffBlock, fileRefHtml, itemDetails, labelled, LIMITS, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
 import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
 import { attemptMeaningDetail, attemptOutcome, attemptsDetailHead, erroredFailIndex } from '../evaluate/repeat.js';
 import { SCRIPT_MARK_WORDS, routeText, thousands, turnName, type ScriptView } from './model.js';
@@ -639,18 +639,22 @@ function simulationBlock(p: PersonaRecord): string | null {
   return lines.join('<br>\n');
 }
 
-/** The script's line: icon, "🎭 script", label, verdict and drift words, file; then its checks or its error. */
-export function personaSummary(v: ScriptView, ctx: ReportContext, own?: Own): string {
-  const p = v.item;
-  // Under a cause whose text is said once above it (cause-details.ts): the turn, or its own text.
-  const turn = own?.turn ? ` · ${escapeHtmlInline(clip(own.turn, LIMITS.label))}` : '';
-  const head = `${v.icon} ${SCRIPT_MARK_WORDS} <b>${escapeHtmlInline(clip(v.label, LIMITS.label))}</b> · ${escapeHtmlInline(keepQuantitiesWhole(v.status.join(' · ')))} · ${fileRefHtml(p, ctx)}${turn}`;
+/** The script's second line as its line says it, clipped: its checks, its error or the simulator's fault; '' when there is none. */
+function whyLine(p: PersonaRecord, own?: Own): string {
   const fault = p.errored ? null : faultLine(p.simulation);
   const live = p.simulation ? liveWords(p, p.simulation) : null;
   const error = (own === undefined ? p.error : own.text) ?? '';
   const named = lineChecks(p);
   const second = p.errored ? (normalizeBlock(error).trim().split('\n')[0] ?? '') : fault !== null ? fault : `${lineWords(named)}${live === null ? '' : ` · ${live}`}`;
-  return second ? `${head}<br>${escapeHtmlDetail(clipDetail(second, LIMITS.detail))}` : head;
+  return second ? clipDetail(second, LIMITS.detail) : '';
+}
+
+/** The script's line: icon, "🎭 script", label, verdict and drift words, file; then its checks or its error (whyLine). */
+export function personaSummary(v: ScriptView, ctx: ReportContext, why: string, own?: Own): string {
+  // Under a cause whose text is said once above it (cause-details.ts): the turn, or its own text.
+  const turn = own?.turn ? ` · ${escapeHtmlInline(clip(own.turn, LIMITS.label))}` : '';
+  const head = `${v.icon} ${SCRIPT_MARK_WORDS} <b>${escapeHtmlInline(clip(v.label, LIMITS.label))}</b> · ${escapeHtmlInline(keepQuantitiesWhole(v.status.join(' · ')))} · ${fileRefHtml(v.item, ctx)}${turn}`;
+  return why ? `${head}<br>${escapeHtmlDetail(why)}` : head;
 }
 
 /** Can a lower level make this script shorter? Without turns there is nothing to leave out. */
@@ -733,5 +737,6 @@ function attemptsLine(pr: PersonaRecord, level: Level, turnShown: boolean): stri
 }
 
 export function personaBlock(v: ScriptView, level: Level, ctx: ReportContext, p: Profile, open = false, own?: Own): string {
-  return `<details${open ? ' open' : ''}><summary>${personaSummary(v, ctx, own)}</summary>\n\n${bodyParts(v.item, level, p).join('\n\n')}\n\n</details>`;
+  const why = whyLine(v.item, own);
+  return itemDetails(v.item, ctx, personaSummary(v, ctx, why, own), bodyParts(v.item, level, p), open, why);
 }

@@ -199,8 +199,8 @@ describe('check mode, end to end', () => {
     expect(run.outputs['comment-url']).toContain(String(comments[0]?.id));
     expect(parseCommentMetadata(body)).toEqual({ marker: 'agent-replay', headSha: HEAD, runId: '1001', artifactName: `agent-replay-results-${HEAD}` });
     expect(body).toContain('refund-policy');
-    // the fixture's file reference links to the head commit and line
-    expect(body).toContain(`<a href="https://github.com/octo/shop/blob/${HEAD}/.agent-replay/fixtures/suite.yml#L3">suite.yml:3</a>`);
+    // the fixture's file reference links to the head commit and line, inside the opened item (its summary holds no link)
+    expect(body).toContain(`[suite.yml\\:3](https://github.com/octo/shop/blob/${HEAD}/.agent-replay/fixtures/suite.yml#L3)`);
     expect(run.summary).toContain('refund-policy');
     // secrets: never in the comment, the summary or the results
     for (const text of [body, run.summary, readFileSync(resultsPath, 'utf8')]) expect(text).not.toContain('s3cr3t-agent-token');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codeSpan, escapeInline, fencedBlock, utf8Length } from '../../src/report/index.js';
-import { clip, clipShown, escapeHtmlInline, oneLine, safeUrl, terminalBlock, terminalLine } from '../../src/report/escape.js';
+import { citedLinks, clip, clipShown, escapeHtmlInline, oneLine, safeUrl, terminalBlock, terminalLine } from '../../src/report/escape.js';
 import { renderTerminal } from '../../src/report/terminal.js';
 import { fixture, run } from './fixtures.js';
 import { docsUrl } from '../../src/version.js';
@@ -61,9 +61,11 @@ describe('escapeInline', () => {
     expect([...html.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)].map((m) => [m[1], m[2]!.replace(/\u2060/g, '')])).toEqual([[url, 'docs/traces.md#fixtures']]);
     expect(html).not.toContain('<em>');
     expect(html.replace(/\u2060/g, '')).toContain("@someone's *page* https://github.com/agent-replay/agent-replay/blob/main/docs/cli.md");
-    // In raw HTML (a <summary>), the same link, the rest entities.
+    // In raw HTML (a <summary>, a control that holds no link), its label as text, the rest entities;
+    // citedLinks is its link, for the opened item.
     const summary = toHtml(`<details><summary>${escapeHtmlInline(`see ${url} <b>`)}</summary>\n\n</details>`);
-    expect(summary).toContain(`see <a href="${url}">docs/traces.md#&#8288;fixtures</a> &lt;b&gt;`);
+    expect(summary).toContain(`<summary>see docs/traces.md#&#8288;fixtures &lt;b&gt;</summary>`);
+    expect(citedLinks(`see ${url} <b>, or ${url.slice(0, -3)}…`)).toEqual([`[docs/traces.md#&#8288;fixtures](${url})`]);
   });
 
   it('drops control characters and bidi overrides', () => {

@@ -94,8 +94,9 @@ describe('surfaces (goldens)', () => {
     const section = md.slice(md.indexOf('Reworded (4)'));
     expect(section.startsWith('Reworded (4)')).toBe(true);
     expect(section).toContain('<details><summary>4 reworded items');
-    // One line per item, how it was decided, and its diff inside; nothing else of the item.
-    expect(section).toContain('<summary><b>reworded-by-judge</b> · judge 0.93 · <a href=');
+    // One line per item, how it was decided, and inside its file's link (a summary, a control, holds
+    // no link) and its diff; nothing else of the item.
+    expect(section).toContain('<summary><b>reworded-by-judge</b> · judge 0.93 · suite.yml:30</summary>\n\n[suite.yml\\:30](https://github.com/acme/shop-bot/blob/');
     expect(section).toContain('<summary><b>known-wording</b> · known variant · ');
     expect(section).toContain('<summary><b>bold-greeting</b> · formatting · ');
     // A script's welcome turn is named as the transcript names it, not a bare "Turn 0", and as
