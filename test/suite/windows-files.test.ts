@@ -3,10 +3,17 @@
 // LF and no mark, and errors are placed as an editor shows them (docs/configuration.md, "How YAML
 // is read"; docs/fixtures.md, "Baselines").
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { baselinePath, serializeBaseline } from '../../src/suite/index.js';
 import { B, C, F, load } from './helpers.js';
 import { fixtureDefinitionHash, personaDefinitionHash } from '../../src/evaluate/definition.js';
+import { readLines } from '../../src/suite/yaml/lines.js';
+
+// The line reader, watched: whether a file took the fast path (suite/yaml/lines.ts) or js-yaml's.
+vi.mock('../../src/suite/yaml/lines.js', async (importOriginal) => {
+  const lines = await importOriginal<typeof import('../../src/suite/yaml/lines.js')>();
+  return { ...lines, readLines: vi.fn(lines.readLines) };
+});
 
 const P = '.agent-replay/personas';
 
@@ -49,6 +56,45 @@ describe('suite files with CRLF line endings and a byte-order mark', () => {
     expect(win.suite!.config.agent.timeoutMs).toBe(5000);
     // The baseline with a byte-order mark is read, not refused as invalid JSON at 1:1.
     expect(win.suite!.baselines.get('multi')?.reply).toBe('Line one\nLine two');
+  });
+
+  it('of the common shape are read line by line, as their LF twins are: the same values, definition hashes, and errors at the same lines', async () => {
+    const files = {
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  timeoutMs: 5000\n',
+      [`${F}/list.yml`]: 'fixtures:\n  - label: refund\n    message: "Can I get my money back?"   # the policy\n    assert: { contains: "30 days" }\n\n  - label: hours\n    message: When are you open?\n    assert:\n      - { regex: "Mon(day)?", flags: i }\n',
+      [`${F}/bad.yml`]: 'label: bad\nmessage: hi\nasert: { contains: "x" }\n',
+      [`${P}/p.yml`]: 'label: script\nopening: hi\nexpect:\n  reply:\n    - { contains: "ok" }\n',
+    };
+    const read = vi.mocked(readLines);
+    /** The suite loaded from `texts`, and whether the line reader read each file's text (its byte-order mark taken off first). */
+    const loaded = async (texts: Record<string, string>) => {
+      read.mockClear();
+      const r = await load(texts);
+      const byLines = Object.values(texts).map((t) => read.mock.calls.some(([text], i) => text === t.replace(/^\uFEFF/, '') && read.mock.results[i]?.value !== null));
+      return { r, byLines };
+    };
+    const asWindows = (texts: Record<string, string>) => Object.fromEntries(Object.entries(texts).map(([k, v]) => [k, windows(v)]));
+    const lf = await loaded(files);
+    const win = await loaded(asWindows(files));
+    expect(lf.byLines).toEqual([true, true, true, true]);
+    expect(win.byLines).toEqual([true, true, true, true]);
+    expect(win.r.suite).toBeNull();
+    const said = (r: Awaited<ReturnType<typeof load>>) => r.errors.map((e) => [e.file, e.line, e.column, e.message, e.fix]);
+    expect(said(win.r)).toEqual(said(lf.r));
+    expect(said(win.r).map(([file, line, column]) => [file, line, column])).toEqual([[`${F}/bad.yml`, 3, 1]]);
+    // Without the bad file: the same fixtures and scripts, and the same definition hashes.
+    const fixed = { ...files, [`${F}/bad.yml`]: 'label: bad\nmessage: hi\n' };
+    const [good, goodWin] = [(await loaded(fixed)).r, (await loaded(asWindows(fixed))).r];
+    expect(goodWin.errors).toEqual([]);
+    expect(goodWin.suite!.fixtures.map((f) => [f.label, f.message, f.assertion])).toEqual([
+      ['bad', 'hi', null],
+      ['refund', 'Can I get my money back?', { kind: 'contains', value: '30 days' }],
+      ['hours', 'When are you open?', { kind: 'all', assertions: [{ kind: 'regex', pattern: 'Mon(day)?', flags: 'i' }] }],
+    ]);
+    expect(goodWin.suite!.fixtures).toEqual(good.suite!.fixtures);
+    expect(goodWin.suite!.personas).toEqual(good.suite!.personas);
+    expect(goodWin.suite!.fixtures.map((f) => fixtureDefinitionHash(f))).toEqual(good.suite!.fixtures.map((f) => fixtureDefinitionHash(f)));
+    expect(goodWin.suite!.personas.map((p) => personaDefinitionHash(p))).toEqual(good.suite!.personas.map((p) => personaDefinitionHash(p)));
   });
 
   it('errors name the line and the column an editor shows, with no \\r in what they quote', async () => {
