@@ -19,6 +19,10 @@ const P = '.agent-replay/personas';
 
 /** The text as a Windows checkout and editor leave it: a byte-order mark, then CRLF line endings. */
 const windows = (text: string): string => `\uFEFF${text.replace(/\n/g, '\r\n')}`;
+/** Each file's text as windows() leaves it. */
+const asWindows = (texts: Record<string, string>) => Object.fromEntries(Object.entries(texts).map(([k, v]) => [k, windows(v)]));
+/** The errors of a load, each with its file, line, column, message and fix. */
+const said = (r: Awaited<ReturnType<typeof load>>) => r.errors.map((e) => [e.file, e.line, e.column, e.message, e.fix]);
 
 const BASELINE = serializeBaseline({
   label: 'multi',
@@ -39,7 +43,7 @@ describe('suite files with CRLF line endings and a byte-order mark', () => {
       [`${B}/multi.json`]: BASELINE,
     };
     const lf = await load(files);
-    const win = await load(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, windows(v)])));
+    const win = await load(asWindows(files));
     expect(lf.errors).toEqual([]);
     expect(win.errors).toEqual([]);
     expect(win.warnings).toEqual(lf.warnings);
@@ -73,13 +77,11 @@ describe('suite files with CRLF line endings and a byte-order mark', () => {
       const byLines = Object.values(texts).map((t) => read.mock.calls.some(([text], i) => text === t.replace(/^\uFEFF/, '') && read.mock.results[i]?.value !== null));
       return { r, byLines };
     };
-    const asWindows = (texts: Record<string, string>) => Object.fromEntries(Object.entries(texts).map(([k, v]) => [k, windows(v)]));
     const lf = await loaded(files);
     const win = await loaded(asWindows(files));
     expect(lf.byLines).toEqual([true, true, true, true]);
     expect(win.byLines).toEqual([true, true, true, true]);
     expect(win.r.suite).toBeNull();
-    const said = (r: Awaited<ReturnType<typeof load>>) => r.errors.map((e) => [e.file, e.line, e.column, e.message, e.fix]);
     expect(said(win.r)).toEqual(said(lf.r));
     expect(said(win.r).map(([file, line, column]) => [file, line, column])).toEqual([[`${F}/bad.yml`, 3, 1]]);
     // Without the bad file: the same fixtures and scripts, and the same definition hashes.
@@ -122,7 +124,6 @@ describe('suite files with CRLF line endings and a byte-order mark', () => {
       [`${P}/p.yml`]: 'label: s\nexpect:\n  reply:\n    - { contains: "ok" }\nopening:\n',
     };
     const cut = (text: string): string => text.replace(/\r?\n$/, '');
-    const said = (r: Awaited<ReturnType<typeof load>>) => r.errors.map((e) => [e.file, e.line, e.column, e.message, e.fix]);
     const expected = said(await load(files));
     expect(expected.map(([file, line, column]) => [file, line, column])).toEqual([
       [`${F}/comment.yml`, 2, 1],
@@ -149,7 +150,7 @@ describe('suite files with CRLF line endings and a byte-order mark', () => {
       `${F}/a.yml:4:1: invalid YAML: line 4 is indented with a tab, which YAML does not allow\n  fix: ${fix}`,
     ];
     expect(said(await load(files))).toEqual(expected);
-    expect(said(await load(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, windows(v)]))))).toEqual(expected);
+    expect(said(await load(asWindows(files)))).toEqual(expected);
   });
 
   it('labels that name a file Windows refuses are configuration errors at the label, with a label to use', async () => {
