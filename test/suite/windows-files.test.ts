@@ -5,15 +5,8 @@
 
 import { describe, expect, it, vi } from 'vitest';
 import { baselinePath, serializeBaseline } from '../../src/suite/index.js';
-import { B, C, F, load } from './helpers.js';
+import { B, C, F, load, repo } from './helpers.js';
 import { fixtureDefinitionHash, personaDefinitionHash } from '../../src/evaluate/definition.js';
-import { readLines } from '../../src/suite/yaml/lines.js';
-
-// The line reader, watched: whether a file took the fast path (suite/yaml/lines.ts) or js-yaml's.
-vi.mock('../../src/suite/yaml/lines.js', async (importOriginal) => {
-  const lines = await importOriginal<typeof import('../../src/suite/yaml/lines.js')>();
-  return { ...lines, readLines: vi.fn(lines.readLines) };
-});
 
 const P = '.agent-replay/personas';
 
@@ -22,7 +15,7 @@ const windows = (text: string): string => `\uFEFF${text.replace(/\n/g, '\r\n')}`
 /** Each file's text as windows() leaves it. */
 const asWindows = (texts: Record<string, string>) => Object.fromEntries(Object.entries(texts).map(([k, v]) => [k, windows(v)]));
 /** The errors of a load, each with its file, line, column, message and fix. */
-const said = (r: Awaited<ReturnType<typeof load>>) => r.errors.map((e) => [e.file, e.line, e.column, e.message, e.fix]);
+const said = (r: Pick<Awaited<ReturnType<typeof load>>, 'errors'>) => r.errors.map((e) => [e.file, e.line, e.column, e.message, e.fix]);
 
 const BASELINE = serializeBaseline({
   label: 'multi',
@@ -69,12 +62,32 @@ describe('suite files with CRLF line endings and a byte-order mark', () => {
       [`${F}/bad.yml`]: 'label: bad\nmessage: hi\nasert: { contains: "x" }\n',
       [`${P}/p.yml`]: 'label: script\nopening: hi\nexpect:\n  reply:\n    - { contains: "ok" }\n',
     };
-    const read = vi.mocked(readLines);
+    // The line reader, watched (suite/yaml/lines.ts): whether each file took the fast path or js-yaml's.
+    // Test files share one module graph (vitest.config.ts, isolate: false): the loader is imported
+    // in a graph of its own, with the watched reader, and the graph is dropped after.
+    const read: { text: string; byLines: boolean }[] = [];
+    vi.resetModules();
+    vi.doMock('../../src/suite/yaml/lines.js', async (importOriginal) => {
+      const lines = await importOriginal<typeof import('../../src/suite/yaml/lines.js')>();
+      return {
+        ...lines,
+        readLines: (text: string) => {
+          const result = lines.readLines(text);
+          read.push({ text, byLines: result !== null });
+          return result;
+        },
+      };
+    });
+    const watched = await import('../../src/suite/index.js').finally(() => {
+      vi.doUnmock('../../src/suite/yaml/lines.js');
+      vi.resetModules();
+    });
     /** The suite loaded from `texts`, and whether the line reader read each file's text (its byte-order mark taken off first). */
     const loaded = async (texts: Record<string, string>) => {
-      read.mockClear();
-      const r = await load(texts);
-      const byLines = Object.values(texts).map((t) => read.mock.calls.some(([text], i) => text === t.replace(/^\uFEFF/, '') && read.mock.results[i]?.value !== null));
+      read.length = 0;
+      // The folder made in this file's graph (helpers.ts), which removes it after the file.
+      const r = await watched.loadSuite({ dir: '.agent-replay', cwd: await repo(texts), env: {}, untrustedSuite: null });
+      const byLines = Object.values(texts).map((t) => read.some((c) => c.text === t.replace(/^\uFEFF/, '') && c.byLines));
       return { r, byLines };
     };
     const lf = await loaded(files);
