@@ -1,4 +1,5 @@
 import type { Outcome, RegexEvaluator, RegexResult } from '../types.js';
+import { NOT_ASCII, writtenOtherwise } from './accents.js';
 import { line, quote, showPattern } from './format.js';
 import { thousands } from '../words.js';
 
@@ -26,5 +27,23 @@ export async function evaluateRegex(pattern: string, flags: string, reply: strin
   } catch (err) {
     result = { kind: 'worker_failed', message: err instanceof Error ? err.message : String(err) };
   }
-  return regexOutcome(pattern, flags, result);
+  const outcome = regexOutcome(pattern, flags, result);
+  return result.kind === 'no_match' ? { ...outcome, detail: outcome.detail + (await encodedOtherwise(pattern, flags, reply, regex)) } : outcome;
+}
+
+/**
+ * Why a pattern that looks as the reply does did not match (docs/fixtures.md, "Assertions"): its
+ * accented letters are written otherwise than the reply's (accents.ts), found by matching the
+ * pattern written the other way, which the fix then gives. The check stays literal: a pattern is
+ * not rewritten to match (`[é]` written as `e` and a combining accent is a class of two characters).
+ * Empty otherwise, and at once for a pattern in ASCII or with no letter to write otherwise.
+ */
+async function encodedOtherwise(pattern: string, flags: string, reply: string, regex: RegexEvaluator): Promise<string> {
+  if (!NOT_ASCII.test(pattern)) return '';
+  const nfc = pattern.normalize('NFC');
+  const checkNfc = pattern === nfc;
+  const other = checkNfc ? pattern.normalize('NFD') : nfc;
+  if (other === pattern) return '';
+  const again = await regex.test(other, flags, reply).catch(() => null);
+  return again?.kind === 'matched' ? writtenOtherwise('regex', checkNfc, other) : '';
 }

@@ -46,22 +46,23 @@ export function computeDrift(
 export const MESSAGE_EDITED = "the fixture's message was edited since the baseline";
 
 /**
- * Whether two messages are one question: the same text, or the same but for how an accented
- * letter is encoded (`é` as one character, Unicode NFC, or as `e` and a combining accent, NFD, as
- * some macOS editors save text), which look the same (docs/meaning.md, "An edited fixture").
+ * Whether two messages (or persona tags) are one question: the same text, or the same but for how
+ * an accented letter is encoded (`é` as one character, Unicode NFC, or as `e` and a combining
+ * accent, NFD, as some macOS editors save text), which look the same (docs/meaning.md, "An edited
+ * fixture"). Null (no persona tag) is only itself.
  */
-function sameMessage(a: string, b: string): boolean {
-  return a === b || a.normalize('NFC') === b.normalize('NFC');
+function sameMessage(a: string | null, b: string | null): boolean {
+  return a === b || (a !== null && b !== null && a.normalize('NFC') === b.normalize('NFC'));
 }
 
 /**
  * Did `baseline` answer another message than the fixture's now (docs/meaning.md, "An edited
- * fixture")? Its message (sameMessage), or its persona tag, is not the fixture's. A baseline
+ * fixture")? Its message, or its persona tag, is not the fixture's (sameMessage). A baseline
  * accepted before the message was kept says nothing: false, as before.
  */
 export function answeredAnotherMessage(baseline: Pick<Baseline, 'message' | 'persona'> | null, fixture: { message: string; persona: string | null }): boolean {
   if (baseline === null || baseline.message === undefined) return false;
-  return !sameMessage(baseline.message, fixture.message) || (baseline.persona ?? null) !== fixture.persona;
+  return !sameMessage(baseline.message, fixture.message) || !sameMessage(baseline.persona ?? null, fixture.persona);
 }
 
 /**
@@ -76,5 +77,5 @@ export function editedSinceBaseline(
 ): { messageWas: string | null; personaWas?: string | null } | null {
   if (baseline === null || !answeredAnotherMessage(baseline, fixture)) return null;
   const messageWas = baseline.message !== undefined && !sameMessage(baseline.message, fixture.message) ? baseline.message : null;
-  return (baseline.persona ?? null) !== fixture.persona ? { messageWas, personaWas: baseline.persona ?? null } : { messageWas };
+  return !sameMessage(baseline.persona ?? null, fixture.persona) ? { messageWas, personaWas: baseline.persona ?? null } : { messageWas };
 }

@@ -83,6 +83,34 @@ describe('regex', () => {
     expect(await evaluateAssertion(a, 'Within a month.', deps)).toEqual({ verdict: 'fail', detail: '/30 days/i did not match' });
   });
 
+  it('a pattern that looks as the reply does but writes an accented letter otherwise (NFC, NFD) still fails, said why in the words contains uses, with the pattern as the reply writes it', async () => {
+    const nfc = 'caf\u00e9';
+    const nfd = 'cafe\u0301';
+    // The pattern saved by a macOS editor (NFD), the reply NFC.
+    const fromMac = await evaluateAssertion({ kind: 'regex', pattern: `\\b${nfd} OPENS`, flags: 'i' }, `Our ${nfc} opens at 9.`, deps);
+    expect(fromMac).toEqual({
+      verdict: 'fail',
+      detail: `/\\b${nfd} OPENS/i did not match as written: its accented letter is a letter plus a combining accent (Unicode NFD, as some macOS editors save text), the reply's one character (NFC); write it as the reply does: regex: "\\\\bcaf\\u00E9 OPENS"`,
+    });
+    quotedAndSaid(fromMac.detail, '/<pattern>/<flags> did not match as written: ...', { '<pattern>': `\\b${nfd} OPENS`, '<flags>': 'i' });
+    // The words contains says for the same two texts.
+    const why = (detail: string) => detail.split(' as written: ')[1]?.split('; write it')[0];
+    expect(why(fromMac.detail)).toBe(why((await evaluateAssertion({ kind: 'contains', value: nfd }, `Our ${nfc} opens at 9.`, deps)).detail));
+    // The reply NFD, the pattern NFC.
+    const fromAgent = await evaluateAssertion({ kind: 'regex', pattern: `${nfc} opens`, flags: '' }, `Our ${nfd} opens at 9.`, deps);
+    expect(fromAgent.detail).toBe(
+      `/${nfc} opens/ did not match as written: the reply's accented letter is a letter plus a combining accent (Unicode NFD), the check's one character (NFC); write it as the reply does: regex: "cafe\\u0301 opens"`,
+    );
+    // The pattern the fix writes, read by the loader, is the reply's: the check then passes.
+    const loaded = await load({ '.agent-replay/fixtures/a.yml': 'label: a\nmessage: hi\nassert:\n  regex: "\\\\bcaf\\u00E9 OPENS"\n  flags: i\n' });
+    const assertion = loaded.suite?.fixtures[0]?.assertion as Assertion;
+    expect(assertion).toEqual({ kind: 'regex', pattern: `\\b${nfc} OPENS`, flags: 'i' });
+    expect((await evaluateAssertion(assertion, `Our ${nfc} opens at 9.`, deps)).verdict).toBe('pass');
+    // Another text, or a pattern in ASCII: no such words.
+    expect((await evaluateAssertion({ kind: 'regex', pattern: nfc, flags: '' }, 'Our tea room opens at 9.', deps)).detail).toBe(`/${nfc}/ did not match`);
+    expect((await evaluateAssertion({ kind: 'regex', pattern: 'caf\\u00e9', flags: '' }, `Our ${nfd} opens at 9.`, deps)).detail).toBe('/caf\\u00e9/ did not match');
+  });
+
   it('is not evaluated when the pattern does not compile', async () => {
     const out = await evaluateAssertion({ kind: 'regex', pattern: '(30 days', flags: '' }, '30 days', deps);
     expect(out.verdict).toBe('not_evaluated');

@@ -50,6 +50,13 @@ describe('definitionHash of a fixture', () => {
     expect(fixtureDefinitionHash({ ...FIXTURE, ...over } as Fixture)).not.toBe(h);
   });
 
+  it('changes with a message or a check re-saved in Unicode NFD (as some macOS editors save text): it looks the same, but other bytes are sent or looked for', () => {
+    const [nfc, nfd] = ['Is the caf\u00e9 open?', 'Is the cafe\u0301 open?'];
+    expect(fixtureDefinitionHash({ ...FIXTURE, message: nfd })).not.toBe(fixtureDefinitionHash({ ...FIXTURE, message: nfc }));
+    const check = (value: string): Fixture => ({ ...FIXTURE, assertion: { kind: 'contains', value } });
+    expect(fixtureDefinitionHash(check(nfd))).not.toBe(fixtureDefinitionHash(check(nfc)));
+  });
+
   it('changes with a regex pattern and with its flags', () => {
     const re = { ...FIXTURE, assertion: { kind: 'regex' as const, pattern: 'ref(und)?', flags: 'i' } };
     const r = fixtureDefinitionHash(re);

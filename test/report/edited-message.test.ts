@@ -73,6 +73,22 @@ describe('a message that looks the same but writes an accented letter otherwise'
     const record = { label: 'refund-window', errored: false, verdict: 'pass' as const, reply: 'Yes, until 6 pm.', route: null, baseline: stored, attempts: undefined, message: now, persona: null };
     expect(decideAcceptance(record, '2026-12-02T00:00:00.000Z', null).kind).toBe('unchanged');
   });
+
+  it('in a persona tag (NFC then, NFD now) is the tag the baseline answered: not edited, not said beside the message, and accepting the same reply again is unchanged', () => {
+    const [then, now] = ['ren\u00e9e', 'rene\u0301e'];
+    const message = 'Where is my order?';
+    expect(answeredAnotherMessage({ message, persona: then }, { message, persona: now })).toBe(false);
+    expect(editedSinceBaseline({ message, persona: then }, { message, persona: now })).toBeNull();
+    // A tag edited otherwise is still an edit.
+    expect(editedSinceBaseline({ message, persona: 'renee' }, { message, persona: now })).toEqual({ messageWas: null, personaWas: 'renee' });
+    const stored = { ...baseline('refund-window', 'It ships today.', 'pass', null), message, persona: then };
+    const f = edited(message, message, { persona: now, baseline: stored, drift: { reply: 'different', route: 'same', verdict: 'still_passing' } });
+    const md = renderComment(run([f]), ctx);
+    expect(md).toContain(`**Message** (persona \`${now}\`): ${message}`);
+    expect(md).not.toContain("the baseline's");
+    const record = { label: 'refund-window', errored: false, verdict: 'pass' as const, reply: 'It ships today.', route: null, baseline: stored, attempts: undefined, message, persona: now };
+    expect(decideAcceptance(record, '2026-12-02T00:00:00.000Z', null).kind).toBe('unchanged');
+  });
 });
 
 describe('an edited fixture in report.html', () => {

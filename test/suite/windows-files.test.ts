@@ -3,15 +3,19 @@
 // LF and no mark, and errors are placed as an editor shows them (docs/configuration.md, "How YAML
 // is read"; docs/fixtures.md, "Baselines").
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { baselinePath, serializeBaseline } from '../../src/suite/index.js';
-import { B, C, F, load } from './helpers.js';
+import { B, C, F, load, repo } from './helpers.js';
 import { fixtureDefinitionHash, personaDefinitionHash } from '../../src/evaluate/definition.js';
 
 const P = '.agent-replay/personas';
 
 /** The text as a Windows checkout and editor leave it: a byte-order mark, then CRLF line endings. */
 const windows = (text: string): string => `\uFEFF${text.replace(/\n/g, '\r\n')}`;
+/** Each file's text as windows() leaves it. */
+const asWindows = (texts: Record<string, string>) => Object.fromEntries(Object.entries(texts).map(([k, v]) => [k, windows(v)]));
+/** The errors of a load, each with its file, line, column, message and fix. */
+const said = (r: Pick<Awaited<ReturnType<typeof load>>, 'errors'>) => r.errors.map((e) => [e.file, e.line, e.column, e.message, e.fix]);
 
 const BASELINE = serializeBaseline({
   label: 'multi',
@@ -32,7 +36,7 @@ describe('suite files with CRLF line endings and a byte-order mark', () => {
       [`${B}/multi.json`]: BASELINE,
     };
     const lf = await load(files);
-    const win = await load(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, windows(v)])));
+    const win = await load(asWindows(files));
     expect(lf.errors).toEqual([]);
     expect(win.errors).toEqual([]);
     expect(win.warnings).toEqual(lf.warnings);
@@ -49,6 +53,63 @@ describe('suite files with CRLF line endings and a byte-order mark', () => {
     expect(win.suite!.config.agent.timeoutMs).toBe(5000);
     // The baseline with a byte-order mark is read, not refused as invalid JSON at 1:1.
     expect(win.suite!.baselines.get('multi')?.reply).toBe('Line one\nLine two');
+  });
+
+  it('of the common shape are read line by line, as their LF twins are: the same values, definition hashes, and errors at the same lines', async () => {
+    const files = {
+      [C]: 'agent:\n  url: http://127.0.0.1:9/chat\n  timeoutMs: 5000\n',
+      [`${F}/list.yml`]: 'fixtures:\n  - label: refund\n    message: "Can I get my money back?"   # the policy\n    assert: { contains: "30 days" }\n\n  - label: hours\n    message: When are you open?\n    assert:\n      - { regex: "Mon(day)?", flags: i }\n',
+      [`${F}/bad.yml`]: 'label: bad\nmessage: hi\nasert: { contains: "x" }\n',
+      [`${P}/p.yml`]: 'label: script\nopening: hi\nexpect:\n  reply:\n    - { contains: "ok" }\n',
+    };
+    // The line reader, watched (suite/yaml/lines.ts): whether each file took the fast path or js-yaml's.
+    // Test files share one module graph (vitest.config.ts, isolate: false): the loader is imported
+    // in a graph of its own, with the watched reader, and the graph is dropped after.
+    const read: { text: string; byLines: boolean }[] = [];
+    vi.resetModules();
+    vi.doMock('../../src/suite/yaml/lines.js', async (importOriginal) => {
+      const lines = await importOriginal<typeof import('../../src/suite/yaml/lines.js')>();
+      return {
+        ...lines,
+        readLines: (text: string) => {
+          const result = lines.readLines(text);
+          read.push({ text, byLines: result !== null });
+          return result;
+        },
+      };
+    });
+    const watched = await import('../../src/suite/index.js').finally(() => {
+      vi.doUnmock('../../src/suite/yaml/lines.js');
+      vi.resetModules();
+    });
+    /** The suite loaded from `texts`, and whether the line reader read each file's text (its byte-order mark taken off first). */
+    const loaded = async (texts: Record<string, string>) => {
+      read.length = 0;
+      // The folder made in this file's graph (helpers.ts), which removes it after the file.
+      const r = await watched.loadSuite({ dir: '.agent-replay', cwd: await repo(texts), env: {}, untrustedSuite: null });
+      const byLines = Object.values(texts).map((t) => read.some((c) => c.text === t.replace(/^\uFEFF/, '') && c.byLines));
+      return { r, byLines };
+    };
+    const lf = await loaded(files);
+    const win = await loaded(asWindows(files));
+    expect(lf.byLines).toEqual([true, true, true, true]);
+    expect(win.byLines).toEqual([true, true, true, true]);
+    expect(win.r.suite).toBeNull();
+    expect(said(win.r)).toEqual(said(lf.r));
+    expect(said(win.r).map(([file, line, column]) => [file, line, column])).toEqual([[`${F}/bad.yml`, 3, 1]]);
+    // Without the bad file: the same fixtures and scripts, and the same definition hashes.
+    const fixed = { ...files, [`${F}/bad.yml`]: 'label: bad\nmessage: hi\n' };
+    const [good, goodWin] = [(await loaded(fixed)).r, (await loaded(asWindows(fixed))).r];
+    expect(goodWin.errors).toEqual([]);
+    expect(goodWin.suite!.fixtures.map((f) => [f.label, f.message, f.assertion])).toEqual([
+      ['bad', 'hi', null],
+      ['refund', 'Can I get my money back?', { kind: 'contains', value: '30 days' }],
+      ['hours', 'When are you open?', { kind: 'all', assertions: [{ kind: 'regex', pattern: 'Mon(day)?', flags: 'i' }] }],
+    ]);
+    expect(goodWin.suite!.fixtures).toEqual(good.suite!.fixtures);
+    expect(goodWin.suite!.personas).toEqual(good.suite!.personas);
+    expect(goodWin.suite!.fixtures.map((f) => fixtureDefinitionHash(f))).toEqual(good.suite!.fixtures.map((f) => fixtureDefinitionHash(f)));
+    expect(goodWin.suite!.personas.map((p) => personaDefinitionHash(p))).toEqual(good.suite!.personas.map((p) => personaDefinitionHash(p)));
   });
 
   it('errors name the line and the column an editor shows, with no \\r in what they quote', async () => {
@@ -76,7 +137,6 @@ describe('suite files with CRLF line endings and a byte-order mark', () => {
       [`${P}/p.yml`]: 'label: s\nexpect:\n  reply:\n    - { contains: "ok" }\nopening:\n',
     };
     const cut = (text: string): string => text.replace(/\r?\n$/, '');
-    const said = (r: Awaited<ReturnType<typeof load>>) => r.errors.map((e) => [e.file, e.line, e.column, e.message, e.fix]);
     const expected = said(await load(files));
     expect(expected.map(([file, line, column]) => [file, line, column])).toEqual([
       [`${F}/comment.yml`, 2, 1],
@@ -103,7 +163,7 @@ describe('suite files with CRLF line endings and a byte-order mark', () => {
       `${F}/a.yml:4:1: invalid YAML: line 4 is indented with a tab, which YAML does not allow\n  fix: ${fix}`,
     ];
     expect(said(await load(files))).toEqual(expected);
-    expect(said(await load(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, windows(v)]))))).toEqual(expected);
+    expect(said(await load(asWindows(files)))).toEqual(expected);
   });
 
   it('labels that name a file Windows refuses are configuration errors at the label, with a label to use', async () => {

@@ -7,10 +7,12 @@
 // (suite/yaml/schema.ts), in about two thirds of js-yaml's instructions on a first, unoptimized
 // pass, which is what a suite of 5,000 fixtures in 500 files pays (docs/performance.md, "2026-12-06
 // (late): the common fixture file read line by line"). Anything else (block
-// scalars, a value continued on the next line, anchors, aliases, tags, tabs, CR line ends,
+// scalars, a value continued on the next line, anchors, aliases, tags, tabs, a CR not before an LF,
 // document markers, a key written twice, an empty value, a quoted key, a nested flow list, an
 // escape it does not know) makes it return null, and js-yaml reads the file as before: it never
-// guesses. test/suite/yaml-lines.test.ts holds it equal to js-yaml on generated documents.
+// guesses. CRLF line ends (a Windows checkout's) are read as js-yaml reads them: the line ends
+// before its CR, and positions are offsets into the text as written (docs/configuration.md, "How
+// YAML is read"). test/suite/yaml-lines.test.ts holds it equal to js-yaml on generated documents.
 
 import { plainScalarValue } from './schema.js';
 
@@ -25,16 +27,22 @@ export interface Closed {
 
 /**
  * Characters after which the reader does not trust itself: what js-yaml refuses (its non-printable
- * pattern), a byte-order mark inside the text, line breaks other than LF, tabs.
+ * pattern), a byte-order mark inside the text, line breaks other than LF (a CR: loneCr), tabs.
  */
 const OUTSIDE =
   // eslint-disable-next-line no-control-regex
-  /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F\t\r\uFEFF\uFFFE\uFFFF\u2028\u2029]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/;
+  /[\x00-\x08\x0B\x0C\x0E-\x1F\x7F-\x9F\t\uFEFF\uFFFE\uFFFF\u2028\u2029]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:[^\uD800-\uDBFF]|^)[\uDC00-\uDFFF]/;
+
+/** A CR that ends no CRLF (a line break js-yaml reads and this reader does not). */
+function loneCr(text: string): boolean {
+  for (let i = text.indexOf('\r'); i !== -1; i = text.indexOf('\r', i + 2)) if (text.charCodeAt(i + 1) !== 10) return true;
+  return false;
+}
 
 /** A plain key and its colon, followed by a space or the line's end (sticky: at an offset). */
-const KEY = /[A-Za-z_][A-Za-z0-9_.-]{0,200}:(?= |\n|$)/y;
+const KEY = /[A-Za-z_][A-Za-z0-9_.-]{0,200}:(?=[ \r\n]|$)/y;
 /** A plain scalar inside a flow mapping: no flow indicator, colon, comment or quote in it. */
-const FLOW_PLAIN = /(?:[A-Za-z0-9_~]|[-+.](?=[A-Za-z0-9.]))[^,{}[\]#:"'\n]*/y;
+const FLOW_PLAIN = /(?:[A-Za-z0-9_~]|[-+.](?=[A-Za-z0-9.]))[^,{}[\]#:"'\r\n]*/y;
 /** Spaces (sticky). */
 const SPACES = / */y;
 
@@ -52,7 +60,7 @@ interface Line {
   start: number;
   /** Offset of its first character that is not a space. */
   content: number;
-  /** Offset of its end (its `\n`, or the text's end). */
+  /** Offset of its end (its `\n`, the `\r` of its CRLF, or the text's end). */
   end: number;
 }
 
@@ -61,7 +69,7 @@ interface Line {
  * `text` has no byte-order mark (readYaml removes it).
  */
 export function readLines(text: string): { data: unknown; root: Closed } | null {
-  if (OUTSIDE.test(text)) return null;
+  if (OUTSIDE.test(text) || loneCr(text)) return null;
   const lines = contentLines(text);
   if (lines === null || lines.length === 0) return null;
   const reader = new Reader(text, lines);
@@ -80,8 +88,10 @@ function contentLines(text: string): Line[] | null {
   const lines: Line[] = [];
   let start = 0;
   while (start <= text.length) {
-    let end = text.indexOf('\n', start);
-    if (end === -1) end = text.length;
+    let next = text.indexOf('\n', start);
+    if (next === -1) next = text.length;
+    // A CR before the LF is the line's end, as js-yaml reads it (loneCr refused any other CR).
+    const end = next > start && text.charCodeAt(next - 1) === 13 ? next - 1 : next;
     SPACES.lastIndex = start;
     SPACES.test(text);
     const content = SPACES.lastIndex;
@@ -90,7 +100,7 @@ function contentLines(text: string): Line[] | null {
       if (content === start && /^(?:---|\.\.\.)(?: |$)|^%/.test(text.slice(start, Math.min(end, start + 4)))) return null;
       lines.push({ start, content, end });
     }
-    start = end + 1;
+    start = next + 1;
   }
   return lines;
 }
@@ -117,7 +127,7 @@ class Reader {
   /** `-` then a space or the line's end, at `offset`. */
   private isEntry(offset: number): boolean {
     const next = this.text.charCodeAt(offset + 1);
-    return this.text.charCodeAt(offset) === 45 /* - */ && (next === 32 || next === 10 || Number.isNaN(next));
+    return this.text.charCodeAt(offset) === 45 /* - */ && (next === 32 || next === 10 || next === 13 || Number.isNaN(next));
   }
 
   /**
