@@ -71,7 +71,7 @@ function summaryOf(s: AcceptSummary): string {
       // A reason may quote a tampered artifact's schema errors: clipped, so the summary stays far under GitHub's 1 MiB.
       return [heading(s.pr, 'baselines not accepted'), '', escapeDetail(clip(capitalized(s.reason), LIMITS.detailBlock)), ''].join('\n');
     case 'other-label':
-      return [heading(s.pr, 'nothing done'), '', escapeInline(clip(capitalized(s.reason), LIMITS.detailBlock)), ''].join('\n');
+      return [heading(s.pr, 'nothing done'), '', escapeDetail(clip(capitalized(s.reason), LIMITS.detailBlock)), ''].join('\n');
     case 'stopped':
       return [
         heading(s.pr, 'stopped'),
