@@ -181,11 +181,15 @@ export function terminalBlock(text: string): string {
 /** A mark (an accent, an emoji's variation selector) that belongs to the character before it. */
 const MARK = unicodePattern(String.raw`^\p{M}`, 'u');
 
+/** U+200D ZERO WIDTH JOINER, which joins the emoji on either side of it into one. */
+const ZWJ = 0x200d;
+
 /**
  * Where a cut of `text` after at most `end` UTF-16 units keeps whole characters: never half of a
  * surrogate pair (an emoji's half is no character: written out, it is U+FFFD, or `\ud83d` in JSON),
  * nor a letter without the marks that follow it (an accent, an emoji's variation selector), which
- * would read as another character. Cheap: it looks only at the characters at the cut.
+ * would read as another character, nor an emoji sequence (a family joined by U+200D, a flag, a skin
+ * tone: splitsCharacter), whose part is another emoji. Cheap: it looks only at the characters at the cut.
  */
 export function wholeEnd(text: string, end: number): number {
   let at = Math.max(0, Math.min(end, text.length));
@@ -208,12 +212,34 @@ export function tailOf(text: string, length: number): string {
   return text.slice(at);
 }
 
-/** Would a cut of `text` at `at` (0 < at < length) part a surrogate pair, or a letter from a mark after it? */
+/**
+ * Would a cut of `text` at `at` (0 < at < length) part a surrogate pair, a letter from a mark after
+ * it (an accent; a keycap's U+FE0F and U+20E3), or an emoji sequence: one joined by U+200D (a family,
+ * a rainbow flag), an emoji from its skin tone or its tags (a subdivision's flag), a flag's two
+ * regional indicators? What Intl.Segmenter would say of emoji, by a look at the units around the cut.
+ */
 function splitsCharacter(text: string, at: number): boolean {
   const code = text.charCodeAt(at);
   if (code >= 0xdc00 && code <= 0xdfff) {
     const before = text.charCodeAt(at - 1);
     if (before >= 0xd800 && before <= 0xdbff) return true;
   }
+  if (code === ZWJ || text.charCodeAt(at - 1) === ZWJ) return true;
+  const point = text.codePointAt(at) ?? 0;
+  // A skin tone (U+1F3FB-U+1F3FF) or a tag (U+E0020-U+E007F) belongs to the emoji before it.
+  if ((point >= 0x1f3fb && point <= 0x1f3ff) || (point >= 0xe0020 && point <= 0xe007f)) return true;
+  if (isRegionalIndicator(point)) return regionalIndicatorsBefore(text, at) % 2 === 1;
   return code >= 0x300 && MARK().test(text.slice(at, at + 2));
+}
+
+/** A regional indicator (U+1F1E6-U+1F1FF): two of them are a flag. */
+function isRegionalIndicator(point: number): boolean {
+  return point >= 0x1f1e6 && point <= 0x1f1ff;
+}
+
+/** How many regional indicators come right before `at`: an odd number leaves one waiting for its pair. */
+function regionalIndicatorsBefore(text: string, at: number): number {
+  let n = 0;
+  for (let i = at - 2; i >= 0 && isRegionalIndicator(text.codePointAt(i) ?? 0); i -= 2) n++;
+  return n;
 }

@@ -1,6 +1,10 @@
 // A text cut by length keeps whole characters (src/words.ts, wholeEnd): an emoji, or any character
 // beyond the BMP, at the cut is kept whole or left out, never half of it (a lone surrogate, which is
-// written as U+FFFD, or `\ud83d` in JSON); a letter is not kept without the accent that follows it.
+// written as U+FFFD, or `\ud83d` in JSON); a letter is not kept without the accent that follows it,
+// nor an emoji sequence parted (a family joined by U+200D, a flag's two regional indicators, a
+// keycap, a skin tone). results.json and the comment, of a real run against a loopback agent.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { afterAll, beforeAll } from 'vitest';
 import { headOf, tailOf, wholeEnd } from '../src/words.js';
@@ -15,6 +19,9 @@ import { oneLine } from '../src/judge/parse.js';
 import { toolNameOf } from '../src/traces/map.js';
 import { freeLabel } from '../src/suite/labels.js';
 import type { Span } from '../src/types.js';
+import { agentConfig, cli, makeProject, readResults, serve, useCleanup } from './cli/helpers.js';
+
+useCleanup();
 
 const EMOJI = '\u{1F600}';
 /** Half of a surrogate pair: a high one with no low one after it, or a low one with no high one before it. */
@@ -106,5 +113,58 @@ describe('a cut from the end, an emoji at the cut', () => {
     pools.push(p);
     const r = await p.test('a+.*', 'u', emojiAt(MAX_MATCH_CHARS - 1));
     expect(r).toEqual({ kind: 'matched', match: `${'a'.repeat(MAX_MATCH_CHARS - 1)}…` });
+  });
+});
+
+/** A family (woman, ZWJ, woman, ZWJ, girl), a rainbow flag (white flag, VS16, ZWJ, rainbow), two flags, a keycap, a thumb with its skin tone. */
+const FAMILY = '\u{1F469}\u200D\u{1F469}\u200D\u{1F467}';
+const RAINBOW = '\u{1F3F3}\uFE0F\u200D\u{1F308}';
+const FLAGS = '\u{1F1E9}\u{1F1EA}\u{1F1EB}\u{1F1F7}';
+const KEYCAP = '1\uFE0F\u20E3';
+const THUMB = '\u{1F44D}\u{1F3FD}';
+
+describe('an emoji sequence at the cut', () => {
+  it('headOf keeps a sequence joined by U+200D, a flag, a keycap and a skin tone whole, or leaves it out', () => {
+    for (const seq of [FAMILY, RAINBOW, KEYCAP, THUMB, FLAGS.slice(0, 4)]) {
+      for (let cut = 1; cut < seq.length; cut++) expect(headOf(`ab${seq}cd`, 2 + cut), `${seq} cut at ${cut}`).toBe('ab');
+      expect(headOf(`ab${seq}cd`, 2 + seq.length)).toBe(`ab${seq}`);
+    }
+    // Two flags: a cut between them keeps the first, never its second half with the next one's first.
+    expect(headOf(`ab${FLAGS}`, 6)).toBe(`ab${FLAGS.slice(0, 4)}`);
+    expect(headOf(`ab${FLAGS}`, 8)).toBe(`ab${FLAGS.slice(0, 4)}`);
+    expect(headOf(`a${FLAGS}`, 7)).toBe(`a${FLAGS.slice(0, 4)}`);
+  });
+
+  it('tailOf starts after a sequence the cut would start inside', () => {
+    for (const seq of [FAMILY, RAINBOW, KEYCAP, THUMB, FLAGS.slice(0, 4)]) {
+      for (let cut = 1; cut < seq.length; cut++) expect(tailOf(`ab${seq}cd`, 2 + seq.length - cut), `${seq} cut at ${cut}`).toBe('cd');
+    }
+    expect(tailOf(`${FLAGS}ab`, 6)).toBe(`${FLAGS.slice(4)}ab`);
+  });
+
+  it('in results.json and the comment: an agent\'s error body cut by length keeps a family and a flag whole, or leaves them out', async () => {
+    // The body's first 199 characters end inside each sequence (http-client.ts snippet).
+    const bodies: Record<string, string> = { family: `${'a'.repeat(196)}${FAMILY} broke`, flag: `${'b'.repeat(197)}${FLAGS} broke` };
+    const server = await serve((req) => {
+      const body = (req.json ?? {}) as Record<string, unknown>;
+      if (body.start === true) return { json: { reply: 'Welcome!', route: { conversation: 'welcome', stage: 'greeting' }, offTrack: [], ended: false } };
+      return { status: 500, headers: { 'content-type': 'text/plain' }, body: bodies[String(body.message)] ?? '' };
+    });
+    const cwd = await makeProject({
+      config: agentConfig(server.url),
+      fixtures: { 'f.yml': 'fixtures:\n  - label: family\n    message: family\n  - label: flag\n    message: flag\n' },
+    });
+    const r = await cli(['run', '--out', 'r.json', '--markdown', 'r.md', '--commit', 'c'.repeat(40), '--fail-on', 'none'], cwd);
+    expect(r.code, r.stderr).toBe(0);
+    const record = await readResults(join(cwd, 'r.json'));
+    const markdown = await readFile(join(cwd, 'r.md'), 'utf8');
+    const cut = { family: `${'a'.repeat(196)}\u2026`, flag: `${'b'.repeat(197)}\u2026` };
+    for (const f of record.fixtures) {
+      expect(f.error).toContain(cut[f.label as keyof typeof cut]);
+      expect(f.error).not.toMatch(/[\u200D\u{1F1E6}-\u{1F1FF}]/u);
+    }
+    expect(markdown).toContain(cut.family);
+    expect(markdown).toContain(cut.flag);
+    expect(markdown).not.toMatch(/[\u200D\u{1F1E6}-\u{1F1FF}\u{1F469}]/u);
   });
 });

@@ -957,15 +957,16 @@ export function acceptTrigger(
 /**
  * Why the accept job did nothing for another label than its step's accept-label: the job's `if:`
  * waits for that label (renamed in one of the two alone), or it has none and runs for every label;
- * the fix names the workflow file when GITHUB_WORKFLOW_REF does (docs/action.md, "Accept: the label
- * commits the reviewed replies").
+ * the fix, after its "; " (a fix of ours: the job summary gives its words to copy in code, as
+ * escapeDetail does), names the workflow file when GITHUB_WORKFLOW_REF does (docs/action.md,
+ * "Accept: the label commits the reviewed replies").
  */
 export function otherLabelWords(label: string, acceptLabel: string, pr: number, file: string | null): string {
   const shown = shownJson(label);
   return (
     `the job ran for the label ${shown}, applied to pull request #${pr}, but its agent-replay step accepts the ${labelWord(acceptLabel)} label (its accept-label input), so nothing was done: ` +
-    `the job's if: waits for another label than the step accepts, or the job has none and runs for every label. ` +
-    `Give the accept job${file === null ? '' : ` of ${file}`} the if: of the step's label, if: github.event.label.name == '${terminalLine(acceptLabel.replaceAll("'", "''"))}' ` +
+    `the job's if: waits for another label than the step accepts, or the job has none and runs for every label; ` +
+    `give the accept job${file === null ? '' : ` of ${file}`} the if: of the step's label, if: github.event.label.name == '${terminalLine(acceptLabel.replaceAll("'", "''"))}' ` +
     `(to accept with ${shown} instead, set accept-label: ${shown} on the step as well).`
   );
 }

@@ -3,7 +3,7 @@
 // reasons, notes) is escaped; the caller redacts secrets (docs/action.md, "Accept").
 
 import type { AcceptanceView } from './context.js';
-import { clip, codeSpan, escapeDetail, escapeInline, safeUrl } from './escape.js';
+import { clip, clipDetail, codeSpan, escapeDetail, escapeInline, safeUrl } from './escape.js';
 import { LIMITS } from './item-parts.js';
 import { commandsBlock, labelList, refusedList, suiteLine } from './blocks.js';
 import { shortSha } from './model.js';
@@ -69,9 +69,9 @@ function summaryOf(s: AcceptSummary): string {
       ].join('\n');
     case 'refused':
       // A reason may quote a tampered artifact's schema errors: clipped, so the summary stays far under GitHub's 1 MiB.
-      return [heading(s.pr, 'baselines not accepted'), '', escapeDetail(clip(capitalized(s.reason), LIMITS.detailBlock)), ''].join('\n');
+      return [heading(s.pr, 'baselines not accepted'), '', escapeDetail(clipDetail(capitalized(s.reason), LIMITS.detailBlock)), ''].join('\n');
     case 'other-label':
-      return [heading(s.pr, 'nothing done'), '', escapeInline(clip(capitalized(s.reason), LIMITS.detailBlock)), ''].join('\n');
+      return [heading(s.pr, 'nothing done'), '', escapeDetail(clipDetail(capitalized(s.reason), LIMITS.detailBlock)), ''].join('\n');
     case 'stopped':
       return [
         heading(s.pr, 'stopped'),

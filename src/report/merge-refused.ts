@@ -6,9 +6,9 @@
 import type { ReportContext } from './context.js';
 import { markerLine, metaLine } from './metadata.js';
 import { suiteLine } from './blocks.js';
-import { clip, escapeDetail } from './escape.js';
+import { clipDetail, escapeDetail } from './escape.js';
 
-/** The refusal's own words are the results files' (their names, a fork's to write): escaped, and clipped to this. */
+/** The refusal's own words are the results files' (their names, a fork's to write): escaped, and clipped to this, a fix of ours at their end kept whole (clipDetail). */
 const REASON_MAX = 3000;
 
 /**
@@ -85,7 +85,7 @@ export function renderMergeRefused(reason: string, ctx: Pick<ReportContext, 'mar
     '',
     `**${headline(given)}**, so this commit has no report and the check failed:`,
     '',
-    `> ${escapeDetail(clip(reason, REASON_MAX))}`,
+    `> ${escapeDetail(clipDetail(reason, REASON_MAX))}`,
     '',
     given.unread ? unreadLine({ ...given, unread: given.unread }) : againLine(given),
     '',

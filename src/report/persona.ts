@@ -230,7 +230,7 @@ export function lineChecks(p: PersonaRecord): { prefix: string; checks: readonly
  * Where a repeated script's decisive attempt (the first with the script's verdict, when it is not
  * the attempt shown: lineChecks) first replied otherwise than the attempt shown, so that its checks
  * are read beside the reply they checked (docs/fixtures.md, "Reports"): both attempts' numbers, the
- * turn, and each attempt's turn there (null: that attempt has no such turn). An agent that words
+ * turn, and each attempt's turn of that index (null: that attempt has no such turn). An agent that words
  * every reply differently differs on every turn, so a turn whose meaning against the attempt shown
  * is changed (else not checked) comes before the first that is only reworded (docs/meaning.md,
  * "Repeats"). Null when there is no such attempt, or it replied the shown attempt's replies.
@@ -240,20 +240,21 @@ export function decisiveTurn(pr: PersonaRecord): (AttemptTurn & { verdict: Verdi
   const d = decisiveAttempt(pr);
   if (d === null) return null;
   const shownNumber = pr.attempts.findIndex((a) => !a.errored) + 1;
-  const theirs = d.attempt.turns;
+  // Paired by turn index, not place: an attempt may lack a turn the other has (no welcome, a shorter conversation).
+  const shownAt = new Map(pr.turns.map((t) => [t.index, t]));
+  const theirsAt = new Map(d.attempt.turns.map((t) => [t.index, t]));
+  const indices = [...new Set([...shownAt.keys(), ...theirsAt.keys()])].sort((a, b) => a - b);
   const rank = (t: Turn | null): number => (t?.meaning?.value === 'changed' ? 2 : t?.meaning?.value === 'unchecked' ? 1 : 0);
-  let pick = -1;
-  for (let i = 0; i < Math.max(theirs.length, pr.turns.length); i++) {
-    const shown = pr.turns[i] ?? null;
-    const turn = theirs[i] ?? null;
+  let pick: number | null = null;
+  for (const index of indices) {
+    const shown = shownAt.get(index) ?? null;
+    const turn = theirsAt.get(index) ?? null;
     if (shown !== null && turn !== null && shown.reply === turn.reply) continue;
-    if (pick === -1 || rank(turn) > rank(theirs[pick] ?? null)) pick = i;
+    if (pick === null || rank(turn) > rank(theirsAt.get(pick) ?? null)) pick = index;
     if (rank(turn) === 2) break;
   }
-  if (pick === -1) return null;
-  const shown = pr.turns[pick] ?? null;
-  const turn = theirs[pick] ?? null;
-  return { number: d.number, shownNumber, verdict: d.verdict, index: (turn ?? shown)?.index ?? pick, shown, turn };
+  if (pick === null) return null;
+  return { number: d.number, shownNumber, verdict: d.verdict, index: pick, shown: shownAt.get(pick) ?? null, turn: theirsAt.get(pick) ?? null };
 }
 
 /** An attempt's turn set beside the shown attempt's at the same place (decisiveTurn, namedAttemptTurn). */

@@ -122,13 +122,13 @@ export function isPlainFixture(raw: Record<string, unknown>): boolean {
  * file has syntax errors, and only the items they leave as written are checked (soundItemsOfFile).
  */
 export function checkFixtureFile(src: SourceFile, data: unknown, partly = false): FixtureFileResult {
-  const result: FixtureFileResult = { fixtures: [], errors: [], warnings: [], labels: [] };
+  const result: FixtureFileResult = { fixtures: [], errors: [], warnings: [], labels: [], labelsMeant: [] };
   const items = partly ? soundItemsOfFile(src, FIXTURE_FILE) : itemsOfFile(src, data, FIXTURE_FILE, result);
   const file = trapFile(src);
   for (const item of items) checkItem(file, item.data, item.path, result);
   if (partly) {
     const split = splitNumbersOfOneItem(src, FIXTURE_FILE, (part) => {
-      const scratch: FixtureFileResult = { fixtures: [], errors: [], warnings: [], labels: [] };
+      const scratch: FixtureFileResult = { fixtures: [], errors: [], warnings: [], labels: [], labelsMeant: [] };
       checkItem(file, part, [], scratch);
       return scratch.errors;
     });
@@ -172,7 +172,8 @@ function checkItem(file: TrapFile, data: unknown, path: PathSegment[], result: F
       if (assertAt !== null && issue.line === assertAt.line && issue.column === assertAt.column) issue.fix = assertTextFix(raw.assert as string);
     }
     commentOnlyFix(file, path, 'message', raw.message, issues);
-    commentOnlyFix(file, path, 'label', raw.label, issues, 'label', labelMeant);
+    const meant = commentOnlyFix(file, path, 'label', raw.label, issues, 'label', labelMeant);
+    if (meant !== null) result.labelsMeant.push(meant);
     // `- label: next` written inside assert's list: the next fixture, said so (item-file.ts).
     nextItemInside(src, FIXTURE_FILE, raw, path, prefix(), issues);
     result.errors.push(...issues);

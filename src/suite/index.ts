@@ -35,6 +35,7 @@ export { AGENT_PRESETS } from './config/agent.js';
 export { formatIssue, issueCount, type ConfigIssue } from './issues.js';
 export { baselinePath, isValidLabel, LABEL_RE, LABEL_RULE } from './labels.js';
 import { baselinePath, freeSuggestion, isValidLabel, labelFix, takenLabels, windowsNameIssue, type NextFree } from './labels.js';
+import { labelMeantFix, type CommentedValue } from './yaml-traps.js';
 import type { ItemFileFindings } from './item-file.js';
 export type { ConfigOverrides } from './overrides.js';
 export { suiteAboveIssue } from './suite-above.js';
@@ -120,7 +121,7 @@ async function loadSuiteOnce(opts: LoadOptions): Promise<LoadResult> {
   // One namespace: a label names one baseline file, whether a fixture's or a script's.
   const labels = [...fixtureFiles.labels, ...personaFiles.labels];
   checkLabelsUnique(labels, found);
-  freeLabelFixes(labels);
+  freeLabelFixes(labels, [...fixtureFiles.labelsMeant, ...personaFiles.labelsMeant]);
   requireSomething(paths, fixtureFiles, personaFiles, found);
   const items: ItemsRead = {
     labels: countLabels(labels),
@@ -451,6 +452,7 @@ function folderNamedLikeFile(shown: string, what: 'fixture' | 'persona script' |
 interface FixtureFiles {
   fixtures: Fixture[];
   labels: SeenLabel[];
+  labelsMeant: CommentedValue[];
   /** null: no fixtures folder; 'refused': outside the suite folder, or a link; else the number of files read and their errors. */
   listed: number | null | 'refused';
   fileErrors: number;
@@ -461,6 +463,7 @@ interface FixtureFiles {
 async function loadFixtures(paths: SuitePaths, root: SuiteRoot, found: Findings): Promise<FixtureFiles> {
   const fixtures: Fixture[] = [];
   const labels: SeenLabel[] = [];
+  const labelsMeant: CommentedValue[] = [];
   const fixturesShown = paths.show(paths.fixturesDir);
   const others: string[] = [];
   const listed = await listSuiteFiles(
@@ -477,9 +480,9 @@ async function loadFixtures(paths: SuitePaths, root: SuiteRoot, found: Findings)
   );
   if (listed !== null && 'refused' in listed) {
     found.errors.push(refusedFolder(listed, fixturesShown, 'the fixtures folder', root));
-    return { fixtures, labels, listed: 'refused', fileErrors: 0, others };
+    return { fixtures, labels, labelsMeant, listed: 'refused', fileErrors: 0, others };
   }
-  if (listed === null) return { fixtures, labels, listed, fileErrors: 0, others };
+  if (listed === null) return { fixtures, labels, labelsMeant, listed, fileErrors: 0, others };
   namesDifferingInCase(listed.map((ref) => shownUnder(fixturesShown, ref)), 'fixtures', found);
   let fileErrors = 0;
   for (const ref of listed) {
@@ -493,16 +496,18 @@ async function loadFixtures(paths: SuitePaths, root: SuiteRoot, found: Findings)
       append(found.warnings, checked.warnings);
       append(fixtures, checked.fixtures);
       append(labels, checked.labels);
+      append(labelsMeant, checked.labelsMeant);
     } else if (loaded.partly) {
       // Syntax errors: the items they leave as written are checked, never run (docs/configuration.md, "How YAML is read").
       const checked = checkFixtureFile(loaded.partly, undefined, true);
       append(found.errors, checked.errors);
       append(found.warnings, checked.warnings);
       append(labels, checked.labels);
+      append(labelsMeant, checked.labelsMeant);
     }
     fileErrors += found.errors.length - before;
   }
-  return { fixtures, labels, listed: listed.length, fileErrors, others };
+  return { fixtures, labels, labelsMeant, listed: listed.length, fileErrors, others };
 }
 
 /**
@@ -516,6 +521,7 @@ function append<T>(to: T[], items: readonly T[]): void {
 interface PersonaFiles {
   personas: PersonaScript[];
   labels: SeenLabel[];
+  labelsMeant: CommentedValue[];
   /** Files read (0 when there is no personas folder). */
   files: number;
 }
@@ -524,6 +530,7 @@ interface PersonaFiles {
 async function loadPersonas(paths: SuitePaths, root: SuiteRoot, found: Findings): Promise<PersonaFiles> {
   const personas: PersonaScript[] = [];
   const labels: SeenLabel[] = [];
+  const labelsMeant: CommentedValue[] = [];
   const listed = await listSuiteFiles(
     paths.personasDir,
     root,
@@ -535,7 +542,7 @@ async function loadPersonas(paths: SuitePaths, root: SuiteRoot, found: Findings)
   );
   if (listed !== null && 'refused' in listed) {
     found.errors.push(refusedFolder(listed, paths.show(paths.personasDir), 'the personas folder', root));
-    return { personas, labels, files: 0 };
+    return { personas, labels, labelsMeant, files: 0 };
   }
   if (listed === null) notAFolder(paths, paths.personasDir, 'persona scripts', found);
   namesDifferingInCase((listed ?? []).map((ref) => paths.show(ref.path)), 'persona scripts', found);
@@ -551,8 +558,9 @@ async function loadPersonas(paths: SuitePaths, root: SuiteRoot, found: Findings)
     append(found.warnings, checked.warnings);
     if (loaded.src) append(personas, checked.personas);
     append(labels, checked.labels);
+    append(labelsMeant, checked.labelsMeant);
   }
-  return { personas, labels, files: listed?.length ?? 0 };
+  return { personas, labels, labelsMeant, files: listed?.length ?? 0 };
 }
 
 /** A suite needs fixtures or persona scripts; a suite of persona scripts alone needs no fixtures folder. */
@@ -669,8 +677,8 @@ function checkLabelsUnique(labels: readonly SeenLabel[], found: Findings): void 
  * (`refund\u200Bpolicy` is not offered `refund-policy` when another fixture has it), nor one offered
  * to another such label above it (`café` and `cafè` are offered `cafe` and `cafe-2`, not both `cafe`).
  */
-function freeLabelFixes(labels: readonly SeenLabel[]): void {
-  if (!labels.some((l) => l.issue !== undefined)) return;
+function freeLabelFixes(labels: readonly SeenLabel[], meant: readonly CommentedValue[]): void {
+  if (meant.length === 0 && !labels.some((l) => l.issue !== undefined)) return;
   const taken = takenLabels(labels.map((l) => l.label));
   const offered = new Map<string, string>();
   // Labels are only offered here, never taken back: each count resumes where it ended (NextFree).
@@ -682,6 +690,12 @@ function freeLabelFixes(labels: readonly SeenLabel[]): void {
     const label = valid ? (windows?.label ?? null) : (freeSuggestion(l.label, taken, offered, next)?.label ?? null);
     l.issue.fix = valid ? (windows?.fix ?? l.issue.fix) : labelFix(l.label, taken, offered, next);
     if (label !== null) offered.set(label.toLowerCase(), `${shownJson(l.label)} at ${l.file}:${l.line ?? '?'}`);
+  }
+  // `label: # refund policy`, offered a label close to the comment (yaml-traps.ts, labelMeantFix).
+  for (const m of meant) {
+    const { fix, label } = labelMeantFix(m.comment, m.props, taken, offered, next);
+    m.issue.fix = `${m.why}: ${fix}`;
+    if (label !== null) offered.set(label.toLowerCase(), `${shownJson(m.comment)} at ${m.issue.file}:${m.issue.line ?? '?'}`);
   }
 }
 

@@ -8,6 +8,7 @@ import { pathText, type PathSegment, type SourceFile } from './yaml/index.js';
 import { alsoMoved } from './yaml/syntax.js';
 import { isSplitNumberMessage, splitNumberAt, splitWritesKeyTwice } from './yaml/split-number.js';
 import { onFirstUse } from '../patterns.js';
+import type { CommentedValue } from './yaml-traps.js';
 
 export interface ItemFileRule {
   /** The key of the list form (`fixtures`). */
@@ -36,6 +37,8 @@ export interface ItemFileFindings {
    * label: made again once the whole suite's labels are known, so that it suggests none in use.
    */
   labels: { label: string; file: string; line: number | null; column: number | null; issue?: ConfigIssue }[];
+  /** `label: # refund policy`: labels YAML read as a comment alone, whose fix offers one close to the comment, made again alike. */
+  labelsMeant: CommentedValue[];
 }
 
 export interface FileItem {

@@ -13,7 +13,7 @@ import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.j
 import { COMPILE_FIX, inlineFlagsFix, regexSlashesNote } from './regex-advice.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { onFirstUse } from '../patterns.js';
-import { checkTextWarnings, commentCutWarnings, commentedKeysFix, commentedRepeatWarnings, commentOnlyFix, commentOnlyWarnings, emptyItemFix, keyed, labelMeant, listItemAt, trapFile, writeAfter, userTurnWarnings, type TrapFile, type TurnText } from './yaml-traps.js';
+import { checkTextWarnings, commentCutWarnings, commentedKeysFix, commentedRepeatWarnings, commentOnlyFix, commentOnlyWarnings, emptyItemFix, keyed, labelMeant, listItemAt, trapFile, writeAfter, userTurnWarnings, type CommentedValue, type TrapFile, type TurnText } from './yaml-traps.js';
 import { isSplitNumberMessage, splitNumberAs, splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './yaml/split-number.js';
 
 const DEFAULT_MAX_TURNS = 20;
@@ -97,13 +97,13 @@ export interface PersonaFileResult extends ItemFileFindings {
  * file has syntax errors, and only the items they leave as written are checked (soundItemsOfFile).
  */
 export function checkPersonaFile(src: SourceFile, data: unknown, partly = false): PersonaFileResult {
-  const result: PersonaFileResult = { personas: [], errors: [], warnings: [], labels: [] };
+  const result: PersonaFileResult = { personas: [], errors: [], warnings: [], labels: [], labelsMeant: [] };
   const items = partly ? soundItemsOfFile(src, PERSONA_FILE) : itemsOfFile(src, data, PERSONA_FILE, result);
   const file = trapFile(src);
   for (const item of items) checkScript(file, item.data, item.path, result);
   if (partly) {
     const split = splitNumbersOfOneItem(src, PERSONA_FILE, (part) => {
-      const scratch: PersonaFileResult = { personas: [], errors: [], warnings: [], labels: [] };
+      const scratch: PersonaFileResult = { personas: [], errors: [], warnings: [], labels: [], labelsMeant: [] };
       // A reply's turn is told the turns of the script, counted from followUps and user, which a
       // syntax error may have left out or swallowed: its split number keeps the syntax check's words.
       const expect = part.expect;
@@ -145,7 +145,7 @@ function checkScript(file: TrapFile, data: unknown, path: PathSegment[], result:
     // A file read as one script may be a misspelt list (`personass:` for `personas:`).
     const suggestAlso = path.length === 0 ? ['personas'] : undefined;
     const issues = translateZodIssues({ src, schema, data: raw, base: path, prefix, suggestAlso }, parsed.error.issues);
-    emptyTurnFixes(file, raw, path, issues);
+    emptyTurnFixes(file, raw, path, issues, result.labelsMeant);
     // `- label: next` written inside followUps' list: the next script, said so (item-file.ts).
     nextItemInside(src, PERSONA_FILE, raw, path, prefix, issues);
     result.errors.push(...issues);
@@ -258,9 +258,10 @@ function turnWarnings(file: TrapFile, raw: Record<string, unknown>, path: PathSe
  * `goal: # a refund`, a follow-up `- # ask about refunds`, an item of expect's criteria or
  * conversations) is told why, and to quote it (yaml-traps.ts).
  */
-function emptyTurnFixes(file: TrapFile, raw: Record<string, unknown>, path: PathSegment[], issues: ConfigIssue[]): void {
+function emptyTurnFixes(file: TrapFile, raw: Record<string, unknown>, path: PathSegment[], issues: ConfigIssue[], labelsMeant: CommentedValue[]): void {
   commentOnlyFix(file, path, 'opening', raw.opening, issues);
-  commentOnlyFix(file, path, 'label', raw.label, issues, 'label', labelMeant);
+  const meant = commentOnlyFix(file, path, 'label', raw.label, issues, 'label', labelMeant);
+  if (meant !== null) labelsMeant.push(meant);
   const user = userOf(raw);
   if (user !== null) commentOnlyFix(file, [...path, 'user'], 'goal', user.goal, issues);
   if (Array.isArray(raw.followUps)) {

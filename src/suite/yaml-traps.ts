@@ -6,7 +6,7 @@ import type { ConfigIssue } from './issues.js';
 import { itemLead, quote } from './issues.js';
 import type { PathSegment, Position, SourceFile } from './yaml/index.js';
 import { headOf, shownJson } from '../words.js';
-import { freeSuggestion } from './labels.js';
+import { freeSuggestion, type NextFree, type TakenLabels } from './labels.js';
 import { MAX_REPEAT } from './repeat.js';
 import { commentAt, propsAt, propsLead } from './yaml-props.js';
 import { unicodePattern } from '../patterns.js';
@@ -173,17 +173,30 @@ export function commentOnlyFix(
   issues: ConfigIssue[],
   name = String(key),
   meant: (comment: string, props: string) => string = quoteMeant(String(key)),
-): void {
-  if (value !== null || file.lines() === null) return;
+): CommentedValue | null {
+  if (value !== null || file.lines() === null) return null;
   const { src } = file;
   const item = typeof key === 'number';
   const at = item ? src.valueAt([...base, key]) : src.keyAt(base, key);
   const lead = item ? '-' : `${key}:`;
   const alone = commentAlone(file, at, lead);
   const issue = alone === null || at === null ? undefined : issues.find((i) => i.file === src.file && i.line === at.line && i.column === at.column);
-  if (alone === null || issue === undefined) return;
+  if (alone === null || issue === undefined) return null;
   const why = readAsComment(alone.comment, lead, name);
   issue.fix = item ? `${why}: quote it if it is the text (${listItem(alone.comment, alone.props)}), or remove the item` : `${why}: ${meant(alone.comment, alone.props)}`;
+  return { issue, why, comment: alone.comment, props: alone.props };
+}
+
+/**
+ * A value YAML read as a comment alone, whose error commentOnlyFix gave a fix: `why` it is empty,
+ * the comment and the anchor and tag before it. A label's (`label: # refund policy`) is kept for
+ * its fix to be made again once the suite's labels are known (labelMeantFix).
+ */
+export interface CommentedValue {
+  issue: ConfigIssue;
+  why: string;
+  comment: string;
+  props: string;
 }
 
 /** The fix for a key's text meant as its value, from the comment YAML read (and the anchor and tag before it): `quote it if it is the text (persona: "# impatient customer")`. */
@@ -198,12 +211,25 @@ export function writeAfter(key: string, example: string): (comment: string, prop
 
 /**
  * The fix for `label: # refund policy`: a label close to the comment (labels.ts), which quoting the
- * comment would not be (a label holds no # or space); else to write one.
+ * comment would not be (a label holds no # or space); else to write one. As a file is checked the
+ * suite's labels are not known: its fix is made again with them (labelMeantFix).
  */
 export function labelMeant(comment: string, props: string): string {
+  return labelMeantFix(comment, props).fix;
+}
+
+/**
+ * labelMeant's fix with the label it offers (null: none), one neither `taken` (the suite's labels)
+ * nor `offered` (another fix's) holds, with the words naming the one it would have been
+ * (`label: refund-policy-2; refund-policy is used already`): freeLabelFixes in suite/index.ts.
+ */
+export function labelMeantFix(comment: string, props: string, taken?: TakenLabels, offered?: TakenLabels, next?: NextFree): { fix: string; label: string | null } {
   // A comment of no letter or digit (`label: # TODO` has some; `label: #` none) offers nothing close.
-  const close = LETTER_OR_DIGIT().test(comment) ? freeSuggestion(comment) : null;
-  return close === null ? writeAfter('label', 'refund-policy')(comment, props) : `write the label if it is the label meant (label: ${propsLead(props)}${close.label})`;
+  const close = LETTER_OR_DIGIT().test(comment) ? freeSuggestion(comment, taken, offered, next) : null;
+  if (close === null) return { fix: writeAfter('label', 'refund-policy')(comment, props), label: null };
+  // The note is ` (refund-policy is used already)`: said inside the brackets, not in a second pair.
+  const note = close.note === '' ? '' : `; ${close.note.trim().slice(1, -1)}`;
+  return { fix: `write the label if it is the label meant (label: ${propsLead(props)}${close.label}${note})`, label: close.label };
 }
 
 /**

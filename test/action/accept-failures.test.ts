@@ -475,8 +475,8 @@ describe('the branch and the label in the log and the refusals, each on its one 
     const warning = 'warning' in trigger ? trigger.warning : '';
     expect(warning).toBe(
       String.raw`the job ran for the label "needs\u2028review", applied to pull request #7, but its agent-replay step accepts the accept-baseline label (its accept-label input), so nothing was done: ` +
-        "the job's if: waits for another label than the step accepts, or the job has none and runs for every label. " +
-        "Give the accept job the if: of the step's label, if: github.event.label.name == 'accept-baseline' " +
+        "the job's if: waits for another label than the step accepts, or the job has none and runs for every label; " +
+        "give the accept job the if: of the step's label, if: github.event.label.name == 'accept-baseline' " +
         String.raw`(to accept with "needs\u2028review" instead, set accept-label: "needs\u2028review" on the step as well).`,
     );
     oneLine(warning);

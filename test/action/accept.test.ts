@@ -727,8 +727,8 @@ describe('accept mode, end to end', () => {
     expect(other.code).toBe(0);
     const words =
       'the job ran for the label "needs-review", applied to pull request #7, but its agent-replay step accepts the accept-baseline label (its accept-label input), so nothing was done: ' +
-      "the job's if: waits for another label than the step accepts, or the job has none and runs for every label. " +
-      "Give the accept job of .github/workflows/agent-replay-accept.yml the if: of the step's label, if: github.event.label.name == 'accept-baseline' " +
+      "the job's if: waits for another label than the step accepts, or the job has none and runs for every label; " +
+      "give the accept job of .github/workflows/agent-replay-accept.yml the if: of the step's label, if: github.event.label.name == 'accept-baseline' " +
       '(to accept with "needs-review" instead, set accept-label: "needs-review" on the step as well).';
     expect(other.stdout).toContain(`::warning file=.github/workflows/agent-replay-accept.yml::accept: ${words}\n`);
     // The same words on the job's summary page, escaped as a refusal's are (shown as written, once GitHub renders them).

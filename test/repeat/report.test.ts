@@ -293,13 +293,35 @@ describe('k/N in every report', () => {
     const { script } = decisiveScript(() => 'the greeting does not name Shop Bot');
     const attempts = script.attempts as PersonaAttempt[];
     const first = attempts[0] as PersonaAttempt;
-    // Attempt 1 has no turn at all (attempts are matched by position); attempt 2 was greeted, and its checks read that turn.
+    // Attempt 1 has no turn at all (turns are paired by their index); attempt 2 was greeted, and its checks read that turn.
     const ungreeted = { ...first, turns: [] };
     const greeted = { ...(attempts[1] as PersonaAttempt), turns: first.turns.map((t) => (t.index === 0 ? { ...t, reply: 'Hello, I am Kettle Bot.' } : t)) };
     const record = run([], { personas: [{ ...script, turns: ungreeted.turns, attempts: [ungreeted, greeted, attempts[2]] } as PersonaRecord] });
     const terminal = renderTerminal(record, { color: false });
     expect(terminal).toContain("attempt 2's turn 0, the welcome (attempt 1 has no such turn):");
     expect(terminal).not.toMatch(/\) \(|\)\)/);
+  });
+
+  it("a failing attempt's changed turn is set beside the shown attempt's turn of the same index when the shown attempt lacks a turn before it: the comment, the terminal and report.html", () => {
+    const { script, lastIndex } = decisiveScript((turn) => `turn ${turn}: reply does not contain "30 days"`);
+    const attempts = script.attempts as PersonaAttempt[];
+    const first = attempts[0] as PersonaAttempt;
+    const second = attempts[1] as PersonaAttempt;
+    // Attempt 1 (the one shown) was not greeted: it has no turn 0, so its turns sit one place before attempt 2's
+    // (was: paired by place, attempt 2's changed last turn read "attempt 1 has no such turn").
+    const ungreeted = { ...first, turns: first.turns.filter((t) => t.index !== 0) };
+    const turns = second.turns.map((t) => (t.index === lastIndex ? { ...t, meaning: { value: 'changed' as const, by: 'facts' as const, detail: 'numbers 30 → 90' } } : t));
+    const record = run([], { personas: [{ ...script, turns: ungreeted.turns, attempts: [ungreeted, { ...second, turns }, attempts[2]] } as PersonaRecord] });
+    const md = renderComment(record, ctx);
+    expect(md).toContain(`**Attempt 2, turn ${lastIndex}**, against attempt 1's`);
+    expect(md).toContain("- I'm sorry it arrived broken.");
+    expect(md).toContain('+ Refunds take 90 days.');
+    expect(md).not.toContain('has no such turn');
+    const terminal = renderTerminal(record, { color: false });
+    expect(terminal).toContain(`attempt 2's turn ${lastIndex} vs attempt 1's`);
+    expect(terminal).not.toContain('has no such turn');
+    const data = itemsData(record.personas)[0] as PersonaData;
+    expect(data.decisive?.turn).toMatchObject({ name: `turn ${lastIndex}`, shown: (ungreeted.turns.at(-1) as PersonaAttempt['turns'][number]).reply, reply: 'Refunds take 90 days.' });
   });
 
   it('with an agent that rewords every reply, the failing attempt\'s turn shown is the one that changed in meaning, not the first reworded one: every surface', () => {

@@ -38,6 +38,15 @@ describe('renderAcceptSummary', () => {
     expect(text).toContain('Committed 1 baseline in `aaaaaaa` to the branch `fix/@team-<b>x</b>`:'); // no link for an unsafe URL
   });
 
+  it('a long refusal keeps the fix of ours at its end whole, what happened cut (clipDetail, as an item\'s detail line)', () => {
+    // Was: cut at 4,000 characters from the start, the fix after GitHub's long answer lost.
+    const reason = `GitHub answered 422 ${'Validation Failed '.repeat(300)}while committing the baselines; give the job a token that may push to the branch`;
+    const text = renderAcceptSummary({ kind: 'refused', pr: 7, reason });
+    const line = text.split('\n')[2] ?? '';
+    expect(line).toMatch(/…; give the job a token that may push to the branch$/);
+    expect(line.length).toBeLessThan(4100);
+  });
+
   it('a refusal is said as a sentence of its own under the heading: its first letter a capital', () => {
     const text = renderAcceptSummary({ kind: 'refused', pr: 7, reason: "the pull request's head has moved since the run the comment shows (reviewed 1111111, head is now 4444444)." });
     expect(text).toBe("## agent-replay accept: baselines not accepted (pull request #7)\n\nThe pull request's head has moved since the run the comment shows \\(reviewed 1111111, head is now 4444444\\).\n");

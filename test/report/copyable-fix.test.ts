@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { escapeFix, escapeInline, WJ } from '../../src/report/escape.js';
 import { renderAcceptSummary, renderComment, renderSummary } from '../../src/report/index.js';
 import { renderMergeRefused } from '../../src/report/merge-refused.js';
+import { otherLabelWords } from '../../src/action/accept.js';
 import { renderConfigErrors } from '../../src/report/config-errors.js';
 import { decodeEntities, githubHtml, outsideCode, visibleText } from './helpers.js';
 import { ctx, fixture, persona, run } from './fixtures.js';
@@ -172,5 +173,19 @@ describe('a fix on the other lines that quote a reason', () => {
     ['an accept refused', () => errorLines(renderAcceptSummary({ kind: 'refused', pr: 1, reason: ERROR }))],
   ] as const)('%s', (_surface, lines) => {
     expectCopiedAsWritten(lines(), false);
+  });
+});
+
+// The accept job run for another label than its step's (accept.ts otherLabelWords): the step's
+// accept-label to set and the job's if: to give are copied as written, "#urgent" with no word joiner
+// (was: the whole line escapeInline's, "#" + U+2060 + "urgent" in both).
+describe("the accept job's summary for another label", () => {
+  it('gives the if: and the accept-label to copy as written, and links nothing', () => {
+    const reason = otherLabelWords('#urgent', '@team:ok', 7, '.github/workflows/accept.yml');
+    const html = githubHtml(renderAcceptSummary({ kind: 'other-label', pr: 7, reason }));
+    expect(copied(html)).toContain(`if: github.event.label.name == '@team:ok' (to accept with "#urgent" instead, set accept-label: "#urgent" on the step as well).`);
+    expect(copied(html).slice(copied(html).indexOf('; give '))).not.toContain('\u2060');
+    // The heading's own #7 aside (it names the pull request).
+    expect(visibleText(html.slice(html.indexOf('</h2>')))).not.toMatch(LINKED);
   });
 });

@@ -28,3 +28,14 @@ describe('renderMergeRefused', () => {
     );
   });
 });
+
+describe('a long refusal', () => {
+  it('keeps the fix of ours at its end whole, what happened cut (clipDetail, as an item\'s detail line)', () => {
+    // Was: cut at 3,000 characters from the start, the fix after what happened lost.
+    const long = `results file shard-1/results.json is not a results file: ${'the schema says no; '.repeat(200)}found 3 errors; give the path of a results.json written by agent-replay run`;
+    const text = renderMergeRefused(long, ctx, { shards: true, files: 2 });
+    const quoted = text.split('\n').find((l) => l.startsWith('> ')) ?? '';
+    expect(quoted).toMatch(/…; give the path of a results\.json written by agent-replay run$/);
+    expect(quoted.length).toBeLessThan(3100);
+  });
+});

@@ -292,6 +292,18 @@ describe('a user turn cut at " #"', () => {
     ]);
   });
 
+  it('offers a label read as a comment alone one the suite does not use, nor offers another item', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n  - label: # refund policy\n    message: hi\n  - label: refund-policy\n    message: hi\n  - label: "café"\n    message: hi\n',
+      [`${P}/p.yml`]: 'personas:\n  - label: # Café\n    opening: hi\n    expect:\n      terminal: finish\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line ?? '-'}: ${e.fix}`)).toEqual([
+      `${F}/a.yml:2: YAML reads "# refund policy" after "label:" as a comment, so label is empty: write the label if it is the label meant (label: refund-policy-2; refund-policy is used already)`,
+      `${F}/a.yml:6: rename it, e.g. label: cafe`,
+      `${P}/p.yml:2: YAML reads "# Café" after "label:" as a comment, so label is empty: write the label if it is the label meant (label: Cafe-2; Cafe is offered for "café" at ${F}/a.yml:6)`,
+    ]);
+  });
+
   it('keeps the anchor of a number or true/false written where text belongs in the fix that quotes it, not a tag that made it a number', async () => {
     const r = await load({
       [`${P}/p.yml`]: 'label: p\nopening: &o true\nfollowUps:\n  - &a 42\n  - !!int &b 7\n  - 8\nexpect:\n  conversations: [orders]\n',
