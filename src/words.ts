@@ -192,9 +192,28 @@ const ZWJ = 0x200d;
  * tone: splitsCharacter), whose part is another emoji. Cheap: it looks only at the characters at the cut.
  */
 export function wholeEnd(text: string, end: number): number {
-  let at = Math.max(0, Math.min(end, text.length));
-  while (at > 0 && at < text.length && splitsCharacter(text, at)) at--;
+  const from = Math.max(0, Math.min(end, text.length));
+  let at = from;
+  while (at > 0 && at < text.length && splitsCharacter(text, at)) {
+    at--;
+    // No character is that long: a chain of joiners is no emoji, and a cut keeps most of its length.
+    if (from - at > LONGEST_CHARACTER) return halfPairAt(text, from) ? from - 1 : from;
+  }
   return at;
+}
+
+/**
+ * The most UTF-16 units a cut walks over to keep one character whole: the longest emoji sequences
+ * (a family of four with skin tones, a subdivision's flag) are under 40. A longer run of joiners or
+ * marks is hostile text, cut where the bound asks, whole surrogate pairs still.
+ */
+const LONGEST_CHARACTER = 64;
+
+/** Is `at` inside a surrogate pair? */
+function halfPairAt(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  const before = text.charCodeAt(at - 1);
+  return code >= 0xdc00 && code <= 0xdfff && before >= 0xd800 && before <= 0xdbff;
 }
 
 /** The first `end` UTF-16 units of `text` at most, whole characters (wholeEnd): every cut of a text by length. */
@@ -207,8 +226,12 @@ export function headOf(text: string, end: number): string {
  * second half of a surrogate pair, or on a mark, starts after it (headOf's counterpart, from the end).
  */
 export function tailOf(text: string, length: number): string {
-  let at = Math.max(0, text.length - Math.max(0, length));
-  while (at > 0 && at < text.length && splitsCharacter(text, at)) at++;
+  const from = Math.max(0, text.length - Math.max(0, length));
+  let at = from;
+  while (at > 0 && at < text.length && splitsCharacter(text, at)) {
+    at++;
+    if (at - from > LONGEST_CHARACTER) return text.slice(halfPairAt(text, from) ? from + 1 : from);
+  }
   return text.slice(at);
 }
 
@@ -219,11 +242,8 @@ export function tailOf(text: string, length: number): string {
  * regional indicators? What Intl.Segmenter would say of emoji, by a look at the units around the cut.
  */
 function splitsCharacter(text: string, at: number): boolean {
+  if (halfPairAt(text, at)) return true;
   const code = text.charCodeAt(at);
-  if (code >= 0xdc00 && code <= 0xdfff) {
-    const before = text.charCodeAt(at - 1);
-    if (before >= 0xd800 && before <= 0xdbff) return true;
-  }
   if (code === ZWJ || text.charCodeAt(at - 1) === ZWJ) return true;
   const point = text.codePointAt(at) ?? 0;
   // A skin tone (U+1F3FB-U+1F3FF) or a tag (U+E0020-U+E007F) belongs to the emoji before it.

@@ -142,6 +142,21 @@ describe('an emoji sequence at the cut', () => {
     expect(tailOf(`${FLAGS}ab`, 6)).toBe(`${FLAGS.slice(4)}ab`);
   });
 
+  it('a run of joiners or marks no character is that long is cut near the bound asked, not left out whole', () => {
+    // An agent's hostile reply: 4,000 emoji joined by U+200D, or a letter with 4,000 accents.
+    const joined = Array.from({ length: 4000 }, () => '\u{1F600}').join('\u200D');
+    const marked = `a${'\u0301'.repeat(4000)}`;
+    for (const text of [joined, marked]) {
+      const head = headOf(text, 300);
+      expect(head.length).toBeGreaterThanOrEqual(299);
+      expect(head.length).toBeLessThanOrEqual(300);
+      expect(JSON.stringify(head)).not.toMatch(/\\ud[89ab]/);
+      const tail = tailOf(text, 300);
+      expect(tail.length).toBeGreaterThanOrEqual(299);
+      expect(JSON.stringify(tail)).not.toMatch(/\\ud[c-f]/);
+    }
+  });
+
   it('in results.json and the comment: an agent\'s error body cut by length keeps a family and a flag whole, or leaves them out', async () => {
     // The body's first 199 characters end inside each sequence (http-client.ts snippet).
     const bodies: Record<string, string> = { family: `${'a'.repeat(196)}${FAMILY} broke`, flag: `${'b'.repeat(197)}${FLAGS} broke` };
