@@ -111,3 +111,41 @@ describe('a key\'s list written left of the key, right of its item\'s "-"', () =
     expect(fixed.suite!.personas.map((p) => p.followUps)).toEqual([['one', 'two'], ['one', 'two']]);
   });
 });
+
+describe('a list item between the outer "-" and the keys, after a list at the key\'s column', () => {
+  it('is one error, at its "-", with the line as it reads in the list above it, of its kind', async () => {
+    // The parser: "All sequence items must start at the same column", then "Implicit keys need to be
+    // on a single line" at the same line (the text, then the next key): one mistake.
+    const r = await load({
+      [C]: AGENT,
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${P}/p.yml`]: '- label: p\n  opening: hi\n  followUps:\n  - one\n - two\n  expect: { terminal: finish }\n',
+      [`${P}/q.yml`]: 'personas:\n  - label: q\n    opening: hi\n    followUps:\n    - one\n   - two\n    expect: { terminal: finish }\n',
+    });
+    expect(said(r.errors)).toEqual([
+      `${P}/p.yml:5:2: invalid YAML: the list item on line 5 starts at another column than the list's items above it\n` +
+        '  fix: for one more item of the list of "followUps" on line 3, indent its "-" by 2 spaces (not 1), as the "-" on line 4, so that line 5 reads\n      - two',
+      `${P}/q.yml:6:4: invalid YAML: the list item on line 6 starts at another column than the list's items above it\n` +
+        '  fix: for one more item of the list of "followUps" on line 4, indent its "-" by 4 spaces (not 3), as the "-" on line 5, so that line 6 reads\n        - two',
+    ]);
+    // A mapping after a list of mappings: one more of them, or the outer list's next item.
+    const m = await load({
+      [C]: AGENT,
+      [`${F}/a.yml`]: '- label: a\n  message: hi\n  mocks:\n  - tool: find_order\n    output: { ok: true }\n - label: b\n   message: yo\n',
+    });
+    expect(said(m.errors)).toEqual([
+      `${F}/a.yml:6:2: invalid YAML: the list item on line 6 starts at another column than the list's items above it\n` +
+        '  fix: for one more item of the list of "mocks" on line 3, indent its "-" by 2 spaces (not 1), as the "-" on line 4, so that line 6 reads\n      - label: b\n  and move line 7 right by 1 space too\n' +
+        '  or, for the next item of the list on line 1, start its "-" at the beginning of the line (not after 1 space), as the "-" on line 1, so that line 6 reads\n    - label: b\n  and move line 7 left by 1 space too',
+    ]);
+    // Each fix as written: the file loads, the list read as meant.
+    const fixed = await load({
+      [C]: AGENT,
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${P}/p.yml`]: '- label: p\n  opening: hi\n  followUps:\n  - one\n  - two\n  expect: { terminal: finish }\n',
+      [`${P}/q.yml`]: 'personas:\n  - label: q\n    opening: hi\n    followUps:\n    - one\n    - two\n    expect: { terminal: finish }\n',
+    });
+    expect(fixed.errors).toEqual([]);
+    expect(fixed.suite!.personas.map((p) => p.followUps)).toEqual([['one', 'two'], ['one', 'two']]);
+  });
+});

@@ -805,7 +805,50 @@ function misplacedItemFix(src: SourceFile, n: number | null): string | null {
   const shift = dash - to;
   const where = to === 0 ? `start its "-" at the beginning of the line (not after ${plural(dash, 'space', 'spaces')})` : `indent its "-" by ${plural(to, 'space', 'spaces')} (not ${String(dash)})`;
   const rest = alsoMoved(next, shift);
-  return `${where}, as the "-" on line ${String(above)}, so that line ${String(n)} reads\n    ${' '.repeat(to)}${(lines[n - 1] as string).slice(dash)}${rest}`;
+  const written = (lines[n - 1] as string).slice(dash);
+  const outer = `${where}, as the "-" on line ${String(above)}, so that line ${String(n)} reads\n    ${' '.repeat(to)}${written}${rest}`;
+  // Right after a list deeper than its "-" (a key's list at the key's column): one more item of
+  // that list, when of its kind; the outer list's next item too, when of that list's kind.
+  const inner = listAbove(lines, n, dash);
+  if (inner === null || isMapping(lines[inner.first - 1] as string) !== isMapping(written)) return outer;
+  const into = `for one more item of the list of ${shownJson(inner.key)} on line ${String(inner.keyLine)}, indent its "-" by ${plural(inner.dash, 'space', 'spaces')} (not ${String(dash)}), as the "-" on line ${String(inner.first)}, so that line ${String(n)} reads\n    ${' '.repeat(inner.dash)}${written}${alsoMoved(next, inner.dash - dash, 'right')}`;
+  return isMapping(lines[above - 1] as string) === isMapping(written) ? `${into}\n  or, for the next item of the list on line ${String(above)}, ${outer}` : into;
+}
+
+/** Whether a list item's line (its indentation and "- " left out) starts a mapping. */
+function isMapping(item: string): boolean {
+  return KEY_LINE.test(item.replace(/^ *- +/, ''));
+}
+
+/**
+ * The list right above line `n` whose "-" is deeper than `dash`, held by a key with nothing after
+ * its ":" (`followUps:` / `  - one`): that key (its name and line), the list's first item's line
+ * and its "-"'s column; null when the lines above are not such a list.
+ */
+function listAbove(lines: readonly string[], n: number, dash: number): { key: string; keyLine: number; first: number; dash: number } | null {
+  const indentOf = (k: number): number => (/^ */.exec(lines[k - 1] as string)?.[0] ?? '').length;
+  let column = -1;
+  let first = -1;
+  for (let k = n - 1; k >= 1; k -= 1) {
+    const text = lines[k - 1] as string;
+    if (isBlank(text)) continue;
+    const item = ITEM_LINE.exec(text);
+    // The list's column: the nearest item above, every line between it and line `n` under its "-".
+    if (column < 0) {
+      if (indentOf(k) <= dash) return null;
+      if (item !== null && lines.slice(k, n - 1).every((l) => isBlank(l) || (/^ */.exec(l)?.[0] ?? '').length > indentOf(k))) column = indentOf(k);
+      if (column < 0) continue;
+    }
+    if (indentOf(k) > column) continue;
+    if (indentOf(k) === column && item !== null) {
+      first = k;
+      continue;
+    }
+    const key = /^( *)("[^"]*"|'[^']*'|[^\s#:-][^:#]*?)\s*:\s*(?:#.*)?$/.exec(text);
+    if (key === null || (key[1] as string).length <= dash || (key[1] as string).length > column) return null;
+    return { key: (key[2] as string).replace(/^["']|["']$/g, ''), keyLine: k, first, dash: column };
+  }
+  return null;
 }
 
 /**
@@ -1533,6 +1576,9 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       if (!out.includes(atKeys.issue)) out.push(atKeys.issue);
       continue;
     }
+    // What the parser misreads on the line of an item that starts at another column (its text, then
+    // the key on the next line: "Implicit keys need to be on a single line"): the same slip.
+    if (misplacedItem !== null && line === misplacedItem && isNestingError(err)) continue;
     const slip = slips.get(err.offset);
     if (slip !== undefined) {
       if (err.code === 'MULTILINE_IMPLICIT_KEY' && !out.includes(slip)) out.push(slip);
