@@ -1026,6 +1026,60 @@ function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
 }
 
 /**
+ * A text item at the column of the "-" of the list item above it, right after that item's key
+ * with nothing after its ":" (`- label: p` / `  followUps:` / `  - one`, or no list, then `- two`),
+ * the item's keys going on after it (`  expect: ...`): YAML reads it as a text item of the outer
+ * list and cannot read the key after it ("Implicit keys need to be on a single line", at the text).
+ * Said at its "-", with the line as it reads in the key's list (at its items' column, or 2 spaces
+ * deeper than the key); null when line `said` (or the first line after it that is not blank) is
+ * not one.
+ */
+function itemLeftOfList(src: SourceFile, said: number): ItemAtKeys | null {
+  if (said < 1) return null;
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  let n = said;
+  while (n < lines.length && isBlank(lines[n - 1] as string)) n += 1;
+  const here = ITEM_LINE.exec(lines[n - 1] ?? '');
+  const written = (lines[n - 1] ?? '').slice(here?.[1]?.length ?? 0);
+  if (here === null || isMapping(written)) return null;
+  const column = (here[1] as string).length;
+  const indentOf = (k: number): number => (/^ */.exec(lines[k - 1] as string)?.[0] ?? '').length;
+  // The item above at this column, every line between it and this one under its "-".
+  let owner = n - 1;
+  while (owner >= 1 && (isBlank(lines[owner - 1] as string) || indentOf(owner) > column)) owner -= 1;
+  const outer = owner < 1 ? null : /^( *- +)/.exec(lines[owner - 1] as string);
+  if (outer === null || indentOf(owner) !== column) return null;
+  const keys = (outer[1] as string).length;
+  // The next line: a key of the item above, at its keys' column, which YAML cannot read after the text.
+  let after = n + 1;
+  while (after <= lines.length && isBlank(lines[after - 1] as string)) after += 1;
+  if (after > lines.length || indentOf(after) !== keys || ITEM_LINE.test(lines[after - 1] as string)) return null;
+  // Right above: a key of that item with nothing after its ":", or its list of text (listAbove).
+  let above = n - 1;
+  while (above >= 1 && isBlank(lines[above - 1] as string)) above -= 1;
+  const bare = /^( *)("[^"]*"|'[^']*'|[^\s#:-][^:#]*?)\s*:\s*(?:#.*)?$/.exec(lines[above - 1] as string);
+  const list = bare === null ? listAbove(lines, n, column) : null;
+  if (list !== null && (isMapping(lines[list.first - 1] as string) || lines.slice(list.first - 1, n - 1).some((l) => !isBlank(l) && isMapping(l) && ITEM_LINE.test(l)))) return null;
+  const key = list !== null ? { name: list.key, line: list.keyLine, column: keys } : bare === null ? null : { name: (bare[2] as string).replace(/^["']|["']$/g, ''), line: above, column: (bare[1] as string).length };
+  if (key === null || key.column !== keys) return null;
+  const named = shownJson(key.name);
+  const target = list?.dash ?? keys + 2;
+  const left = list === null ? `${named} on line ${String(key.line)}, which has nothing after its ":"` : `the items of the list of ${named} on line ${String(key.line)} (from line ${String(list.first)})`;
+  const as = list === null ? `deeper than ${named} on line ${String(key.line)}` : `as the "-" on line ${String(list.first)}`;
+  return {
+    from: said,
+    to: n,
+    issue: {
+      file: src.file,
+      line: n,
+      column: column + 1,
+      message: `invalid YAML: the list item on line ${String(n)} is at the column of the "-" on line ${String(owner)}, left of ${left}, so YAML reads it as a text item of the list on line ${String(owner)}, and cannot read line ${String(after)} after it`,
+      fix: `for ${list === null ? 'an item' : 'one more item'} of the list of ${named}, indent its "-" by ${plural(target, 'space', 'spaces')} (not ${String(column)}), ${as}, so that line ${String(n)} reads\n    ${' '.repeat(target)}${written}`,
+    },
+  };
+}
+
+/**
  * The list under a key (`followUps:`, nothing after its ":") written left of the key but right of
  * the "-" of the list item the key is in (`  - label: a` / `    followUps:` / `   - one`): YAML
  * reads the key as empty and the item as one of the outer list at another column ("All sequence
@@ -1570,7 +1624,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       }
     }
     // A list item at the column of the keys above it: one issue for it and the lines that go with it (itemAtKeyColumn).
-    const atKeys = keyItems.find((k) => line >= k.from && line <= k.to && followsItemAtKeys(err)) ?? (isNestingError(err) || err.code === 'UNEXPECTED_TOKEN' ? itemAtKeyColumn(src, line) : null);
+    const atKeys = keyItems.find((k) => line >= k.from && line <= k.to && followsItemAtKeys(err)) ?? (isNestingError(err) || err.code === 'UNEXPECTED_TOKEN' ? (itemAtKeyColumn(src, line) ?? itemLeftOfList(src, line)) : null);
     if (atKeys !== null) {
       if (!keyItems.includes(atKeys)) keyItems.push(atKeys);
       if (!out.includes(atKeys.issue)) out.push(atKeys.issue);
