@@ -815,6 +815,15 @@ function misplacedItemFix(src: SourceFile, n: number | null): string | null {
   return isMapping(lines[above - 1] as string) === isMapping(written) ? `${into}\n  or, for the next item of the list on line ${String(above)}, ${outer}` : into;
 }
 
+/** The list item the parser names at line `said` (1-based) or, said at the blank lines before it, after them: its line and its "-"'s column; null when none. */
+function itemFrom(lines: readonly string[], said: number): { n: number; column: number } | null {
+  if (said < 1) return null;
+  let n = said;
+  while (n < lines.length && isBlank(lines[n - 1] as string)) n += 1;
+  const here = ITEM_LINE.exec(lines[n - 1] ?? '');
+  return here === null ? null : { n, column: (here[1] as string).length };
+}
+
 /** Whether a list item's line (its indentation and "- " left out) starts a mapping. */
 function isMapping(item: string): boolean {
   return KEY_LINE.test(item.replace(/^ *- +/, ''));
@@ -919,14 +928,10 @@ interface ItemAtKeys {
  * one above it is the list going on).
  */
 function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
-  if (said < 1) return null;
   const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
-  // The parser may say it at the blank line before the item.
-  let n = said;
-  while (n < lines.length && isBlank(lines[n - 1] as string)) n += 1;
-  const here = ITEM_LINE.exec(lines[n - 1] ?? '');
-  if (here === null) return null;
-  const column = (here[1] as string).length;
+  const at = itemFrom(lines, said);
+  if (at === null) return null;
+  const { n, column } = at;
   const indentOf = (k: number): number => (/^ */.exec(lines[k - 1] as string)?.[0] ?? '').length;
   const isItem = (k: number): boolean => ITEM_LINE.test(lines[k - 1] as string);
   const isKey = (k: number): boolean => !isItem(k) && KEY_LINE.test(lines[k - 1] as string);
@@ -955,8 +960,6 @@ function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
   const lineList = (ls: readonly number[]): string => (ls.length === 1 ? `line ${String(ls[0])}` : `lines ${String(ls[0])} to ${String(ls.at(-1))}`);
   const listAt = under < 0 ? null : ITEM_LINE.exec(lines[under - 1] as string);
   const opens = (k: number): boolean => /:\s*(?:#.*)?$/.test(lines[k - 1] as string);
-  /** Whether a list item's line (from its "-") starts a mapping. */
-  const mapping = (item: string): boolean => KEY_LINE.test(item.replace(/^- +/, ''));
   /** The issue at the item's "-" (`what`: where its column is), for every error from the line the parser names to the item's last. */
   const atItem = (what: string, fix: string): ItemAtKeys => ({ from: said, to, issue: { file: src.file, line: n, column: column + 1, message: `invalid YAML: the list item on line ${String(n)} is at the column of ${what}`, fix } });
   if (listAt !== null && opens(key)) {
@@ -985,7 +988,7 @@ function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
         const item = ITEM_LINE.exec(lines[m - 1] as string);
         if (dash < 0 && (item === null || (item[1] as string).length < column)) break;
         // Its items of the item's kind (text, or mappings): a list the item may be one more of.
-        if (dash < 0 && mapping((lines[m - 1] as string).trimStart()) !== mapping(written)) break;
+        if (dash < 0 && isMapping(lines[m - 1] as string) !== isMapping(written)) break;
         if (dash < 0) dash = (item?.[1] as string).length;
         if (indentOf(m) < dash || (indentOf(m) === dash && item === null)) break;
         last = m;
@@ -1005,14 +1008,14 @@ function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
   // The keys are those of a list item: a mapping is the next item of that list (as nestedItems says
   // it of one that starts with a key of that item), unless a list of mappings above takes it.
   const owner = before === undefined ? null : /^( *)- +/.exec(before);
-  if (list === null && mapping(written) && owner !== null && (owner[0] as string).length === column) {
+  if (list === null && isMapping(written) && owner !== null && (owner[0] as string).length === column) {
     const dash = (owner[1] as string).length;
     const where = dash === 0 ? 'start its "-" at the beginning of the line' : `indent its "-" by ${plural(dash, 'space', 'spaces')}`;
     readings.push(`for the next item of the list, ${where}, as the "-" on line ${String(above)}, so that line ${String(n)} reads\n    ${' '.repeat(dash)}${written}${alsoMoved(next, column - dash)}`);
   }
   // `- label: b` after the keys of one fixture: a list of them, when the keys are not in one already
   // (nor hold a list of such mappings, which the item is then read as one more of).
-  if (list === null && mapping(written) && (before === undefined || /^---\s*$/.test(before) || /:\s*(?:#.*)?$/.test(before)) && !ITEM_LINE.test(before ?? '')) {
+  if (list === null && isMapping(written) && (before === undefined || /^---\s*$/.test(before) || /:\s*(?:#.*)?$/.test(before)) && !ITEM_LINE.test(before ?? '')) {
     const between: number[] = [];
     for (let k = first + 1; k < n; k += 1) if (!isBlank(lines[k - 1] as string)) between.push(k);
     const rest = between.length === 0 ? '' : `\n  and indent ${lineList(between)} by 2 spaces more`;
@@ -1035,14 +1038,12 @@ function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
  * not one.
  */
 function itemLeftOfList(src: SourceFile, said: number): ItemAtKeys | null {
-  if (said < 1) return null;
   const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
-  let n = said;
-  while (n < lines.length && isBlank(lines[n - 1] as string)) n += 1;
-  const here = ITEM_LINE.exec(lines[n - 1] ?? '');
-  const written = (lines[n - 1] ?? '').slice(here?.[1]?.length ?? 0);
-  if (here === null || isMapping(written)) return null;
-  const column = (here[1] as string).length;
+  const at = itemFrom(lines, said);
+  if (at === null) return null;
+  const { n, column } = at;
+  const written = (lines[n - 1] as string).slice(column);
+  if (isMapping(written)) return null;
   const indentOf = (k: number): number => (/^ */.exec(lines[k - 1] as string)?.[0] ?? '').length;
   // The item above at this column, every line between it and this one under its "-".
   let owner = n - 1;
