@@ -5,6 +5,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { runCheck } from '../engine.js';
 import { CONDITION_WORDS, DEFAULT_FAIL_ON, unverifiedCounts, type GateResult } from '../evaluate/index.js';
 import { startDemoServer, DEMO_JUDGE_LABEL } from '../demo/server.js';
@@ -12,19 +13,22 @@ import { checkOutputFolder, emitRun, interruptedExit, printConfigIssues, progres
 import { UserError } from '../errors.js';
 import { oneLine, terminalLine } from '../report/escape.js';
 
-/** The folder of the running script: dist/ when bundled, src/ in development. */
-function scriptDir(): string {
-  // Not import.meta.url: the bundler would copy everything it can reach from it into dist/.
-  const script = process.argv[1];
+/**
+ * The folder of this module: src/cli/ in development, dist/chunks/ when bundled (scripts/package.mjs:
+ * dist/cli.js and its chunks), its links resolved. Not process.argv[1], the script started: under a
+ * test runner that is the runner's, in a node_modules that may be another checkout's.
+ */
+function moduleDir(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
   try {
-    return script ? dirname(realpathSync(script)) : '.';
+    return realpathSync(here);
   } catch {
-    return '.';
+    return here;
   }
 }
 
-/** Finds examples/demo/.agent-replay above the running script (dist/ when bundled, src/ in development). */
-export function findDemoSuite(from: string = scriptDir()): string {
+/** Finds examples/demo/.agent-replay above this module (dist/ when bundled, src/ in development). */
+export function findDemoSuite(from: string = moduleDir()): string {
   let dir = resolve(from);
   for (;;) {
     const candidate = join(dir, 'examples', 'demo', '.agent-replay');

@@ -6,9 +6,23 @@ import { markerLine, metaLine } from './metadata.js';
 import { suiteLine } from './blocks.js';
 import { codeSpan, escapeFix, escapeInline, fencedBlock, terminalBlock, terminalLine } from './escape.js';
 import { shownShellWord } from '../words.js';
+import { COMMENT_MAX_CHARS, NOTICE_RESERVE_CHARS } from './profile.js';
+
+/** Characters the comment's list of errors may take: the rest of GitHub's limit (after a notice's room) is its head and end's. */
+const ERRORS_MAX_CHARS = COMMENT_MAX_CHARS - NOTICE_RESERVE_CHARS - 4_000;
 
 export function renderConfigErrors(errors: readonly ConfigIssue[], ctx: ReportContext): string {
-  const shown = errors.slice(0, 50);
+  // Up to 50, each whole (a fix's lines to copy are never cut: boundIssues), as many as fit GitHub's limit.
+  const shown: string[] = [];
+  let used = 0;
+  for (const e of errors.slice(0, 50)) {
+    const where = `${e.file}${e.line !== null ? `:${e.line}` : ''}${e.column !== null ? `:${e.column}` : ''}`;
+    // One code span whatever the name holds (a backtick, a line break as ` ⏎ `): the name as written.
+    const item = `- ${codeSpan(where)}: ${escapeInline(e.message)}<br>fix: ${fixMarkdown(e.fix)}`;
+    if (used + item.length + 1 > ERRORS_MAX_CHARS) break;
+    shown.push(item);
+    used += item.length + 1;
+  }
   const n = issueCount(errors);
   const suite = suiteLine(ctx);
   const lines = [
@@ -19,11 +33,7 @@ export function renderConfigErrors(errors: readonly ConfigIssue[], ctx: ReportCo
     '',
     `**${n} configuration ${n === 1 ? 'error' : 'errors'}** in the suite. Nothing was sent to the agent and nothing was spent.`,
     '',
-    ...shown.map((e) => {
-      const where = `${e.file}${e.line !== null ? `:${e.line}` : ''}${e.column !== null ? `:${e.column}` : ''}`;
-      // One code span whatever the name holds (a backtick, a line break as ` ⏎ `): the name as written.
-      return `- ${codeSpan(where)}: ${escapeInline(e.message)}<br>fix: ${fixMarkdown(e.fix)}`;
-    }),
+    ...shown,
     ...(errors.length > shown.length ? [`- … and ${errors.length - shown.length} more (see the job log)`] : []),
     '',
     // The command as typed, with the suite's folder when it is not the default one (docs/cli.md).

@@ -1266,6 +1266,34 @@ function clipText(text: string): string {
   return cut === null ? text : `${headOf(text, cut)}\u2026`;
 }
 
+/** Characters of a fix whose lines to copy (those indented by 4 spaces, after "so that line N reads") are kept whole. */
+const MAX_FIX_TEXT = 2000;
+/** Characters of one line to copy: one longer is said too long to show, never shown cut. */
+const MAX_FIX_LINE = 1000;
+
+/**
+ * A fix as shown: its words (a line not indented by 4 spaces) clipped as a message is, each line
+ * to copy whole or, over MAX_FIX_LINE (a hostile 1 MB line), said too long to show; the lines from
+ * the one that would take it over MAX_FIX_TEXT left out, with an ellipsis. A fix is never shown with
+ * a line to copy that is cut.
+ */
+function clipFix(fix: string): string {
+  if (fix.length <= MAX_ISSUE_TEXT) return fix;
+  const out: string[] = [];
+  let total = 0;
+  for (const line of fix.split('\n')) {
+    const copied = line.startsWith('    ');
+    const shown = !copied ? clipText(line) : line.length <= MAX_FIX_LINE ? line : `  (the line as it should read, ${thousands(line.length - 4)} characters, is too long to show here)`;
+    if (total + shown.length > MAX_FIX_TEXT) {
+      out.push('  \u2026');
+      break;
+    }
+    out.push(shown);
+    total += shown.length + 1;
+  }
+  return out.join('\n');
+}
+
 /**
  * Clips each message and fix, and keeps the first MAX_ISSUES_PER_FILE issues of each file (in the
  * order given), followed by "and N more ... in this file"; after MAX_ISSUES_TOTAL issues in all,
@@ -1283,7 +1311,7 @@ export function boundIssues(issues: readonly ConfigIssue[], noun: 'errors' | 'wa
     const n = (seen.get(i.file) ?? 0) + 1;
     seen.set(i.file, n);
     if (n <= MAX_ISSUES_PER_FILE) {
-      out.push({ ...i, message: clipText(i.message), fix: clipText(i.fix) });
+      out.push({ ...i, message: clipText(i.message), fix: clipFix(i.fix) });
       accounted += 1;
     }
     const total = perFile.get(i.file) ?? 0;

@@ -152,7 +152,8 @@ export function splitNumbersOfOneItem(src: SourceFile, rule: ItemFileRule, check
  * schema; `prefix`: said before the message (`fixture "a": `).
  */
 export function nextItemInside(src: SourceFile, rule: ItemFileRule, data: Record<string, unknown>, path: PathSegment[], prefix: string, issues: ConfigIssue[]): void {
-  if (typeof path.at(-1) !== 'number') return;
+  // An item of the file's list, or the file that is one item (path []).
+  if (typeof path.at(-1) !== 'number' && path.length > 0) return;
   const keys = rule.item.keys();
   const items = `${rule.item.noun}s'`;
   const found: { rel: PathSegment[]; keys: string[] }[] = [];
@@ -179,12 +180,14 @@ export function nextItemInside(src: SourceFile, rule: ItemFileRule, data: Record
     const lead = /^( *)-[ \t]+$/.exec((lines[pos.line - 1] ?? '').slice(0, pos.column - 1));
     return lead === null ? null : { line: pos.line, dash: (lead[1] as string).length };
   };
-  const outer = dashOf(path);
+  // A file that is one item: the next one is said with the file made a list, at the item's first key's column.
+  const first = path.length === 0 ? src.keyAt([], Object.keys(data)[0] ?? '') : null;
+  const outer = path.length > 0 ? dashOf(path) : first?.line != null && first.column === 1 ? { line: first.line, dash: 0 } : null;
   if (outer === null) return;
   for (const { rel, keys: own } of found) {
     const full = [...path, ...rel];
     const inner = dashOf(full);
-    if (inner === null || inner.dash <= outer.dash) continue;
+    if (inner === null || (path.length > 0 ? inner.dash <= outer.dash : inner.dash < outer.dash)) continue;
     // The schema's words for it: at its keys, or at the item.
     const at = [src.valueAt(full), ...own.map((k) => src.keyAt(full, k))];
     const said = (i: ConfigIssue): boolean => i.file === src.file && at.some((p) => p !== null && p.line === i.line && p.column === i.column);
@@ -200,6 +203,8 @@ export function nextItemInside(src: SourceFile, rule: ItemFileRule, data: Record
     const shift = inner.dash - outer.dash;
     const list = pathText(rel.slice(0, -1));
     const moved = last === inner.line ? '' : alsoMoved(last === inner.line + 1 ? [last] : [inner.line + 1, last], shift);
+    // In a file of one item, the item's keys after the next one's lines: not the next item.
+    if (path.length === 0 && lines.slice(last).some((l) => l.trim() !== '' && !/^\s*#/.test(l))) continue;
     // In the place of the first of the schema's, the others left out.
     const first = issues.findIndex(said);
     const kept = issues.filter((i, n) => n === first || !said(i));
@@ -208,8 +213,21 @@ export function nextItemInside(src: SourceFile, rule: ItemFileRule, data: Record
       line: inner.line,
       column: inner.dash + 1,
       message: `${prefix}${pathText(rel)} on line ${String(inner.line)} has a ${rule.item.noun}'s keys (${own.join(', ')}): the next ${rule.item.noun}, written inside the list of ${list} above, which YAML reads as one more item of that list`,
-      fix: `write it at the column of the ${items} "-" (column ${String(outer.dash + 1)}, not ${String(inner.dash + 1)}), so that line ${String(inner.line)} reads\n    ${(lines[inner.line - 1] as string).slice(shift)}${moved}`,
+      fix: path.length > 0 ? `write it at the column of the ${items} "-" (column ${String(outer.dash + 1)}, not ${String(inner.dash + 1)}), so that line ${String(inner.line)} reads\n    ${(lines[inner.line - 1] as string).slice(shift)}${moved}` : asList(rule, lines, outer.line, inner, moved),
     });
     issues.splice(0, issues.length, ...kept);
   }
+}
+
+/**
+ * nextItemInside's fix in a file that is one item (its first key on line `first`): the file made a
+ * list of items, "- " before that line and the item's next lines indented by 2 spaces, the next
+ * item's "-" at the column of the first's, with its lines as they then read.
+ */
+function asList(rule: ItemFileRule, lines: readonly string[], first: number, inner: { line: number; dash: number }, moved: string): string {
+  const between = inner.line - 1 > first ? (inner.line - 1 === first + 1 ? `line ${String(first + 1)}` : `lines ${String(first + 1)} to ${String(inner.line - 1)}`) : null;
+  const head = `make the file a list of ${rule.item.noun}s: write "- " before line ${String(first)}, so that it reads\n    - ${lines[first - 1] as string}${between === null ? '' : `\n  and indent ${between} by 2 spaces`}`;
+  return inner.dash === 0
+    ? `${head}; line ${String(inner.line)} stays as it is, its "-" at the column of line ${String(first)}'s`
+    : `${head}; line ${String(inner.line)} then reads\n    ${(lines[inner.line - 1] as string).slice(inner.dash)}${moved}`;
 }

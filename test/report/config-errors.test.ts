@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { renderConfigErrors, terminalIssue } from '../../src/report/config-errors.js';
 import { DEFAULT_CONTEXT } from '../../src/report/context.js';
 import type { ConfigIssue } from '../../src/suite/issues.js';
+import { COMMENT_MAX_CHARS, NOTICE_RESERVE_CHARS } from '../../src/report/profile.js';
 import { allCodeBlocks, githubHtml, outsideCode, visibleText } from './helpers.js';
 
 const issue = (line: number, message: string, fix: string): ConfigIssue => ({ file: '.agent-replay/config.yml', line, column: 1, message, fix });
@@ -25,6 +26,18 @@ describe('renderConfigErrors: the line as it should read', () => {
     // One list, an item per error, the words after a block in its item.
     expect(html.match(/<li>/g)).toHaveLength(3);
     expect(visibleText(html)).toContain('or keep the double quotes and double the backslash');
+  });
+
+  it('stays within GitHub\'s limit for a comment however long the fixes to copy are, the errors left out counted', () => {
+    // 50 fixes of two whole lines of 990 characters each (a fix keeps its lines to copy whole: boundIssues).
+    const long = Array.from({ length: 50 }, (_, i) => issue(i + 1, `invalid YAML: the value on line ${String(i + 1)} ends at the ' after "don"`, `write each ' inside the value twice (''), so that line ${String(i + 1)} reads\n    message: '${'x'.repeat(980)}'\n  or\n    message: "${'y'.repeat(980)}"`));
+    const md = renderConfigErrors(long, DEFAULT_CONTEXT);
+    expect(md.length).toBeLessThanOrEqual(COMMENT_MAX_CHARS - NOTICE_RESERVE_CHARS);
+    const shown = md.match(/^- `/gm)?.length ?? 0;
+    expect(shown).toBeGreaterThan(10);
+    expect(md).toContain(`- … and ${String(50 - shown)} more (see the job log)`);
+    // Each one shown whole.
+    expect(md.match(new RegExp(`x{980}`, 'g'))).toHaveLength(shown);
   });
 
   it('ends with the validate command as typed, naming a suite in another folder', () => {

@@ -235,6 +235,22 @@ describe('an error about a file is clipped', () => {
     expect(allText(r).length).toBeLessThan(10_000);
   });
 
+  it('a fix\'s corrected line is never cut: whole up to 1,000 characters, else said too long to show, the output still small', async () => {
+    const long = `don't ${'x'.repeat(400)}`;
+    const huge = `don't ${'x'.repeat(1_000_000)}`;
+    const cwd = await repo({ [`${F}/long.yml`]: `label: l\nmessage: '${long}'\n`, [`${F}/huge.yml`]: `label: h\nmessage: '${huge}'\n`, [`${F}/ok.yml`]: OK_FIXTURE });
+    const r = await loadAt(cwd);
+    const fixOf = (file: string): string => r.errors.find((e) => e.file === `${F}/${file}`)?.fix ?? '';
+    // Copied as written, the line loads.
+    const fixed = /\n {4}(message: .*)$/.exec(fixOf('long.yml'))?.[1] ?? '';
+    expect(fixOf('long.yml')).toBe(`write each ' inside the value twice (''), so that line 2 reads\n    ${fixed}`);
+    expect(fixed).toBe(`message: '${long.replace(/'/g, "''")}'`);
+    expect((await loadAt(await repo({ [`${F}/long.yml`]: `label: l\n${fixed}\n` }))).suite!.fixtures[0]!.message).toBe(long);
+    // A 1 MB line is not shown, and not shown cut: no line of the fix is a line to copy.
+    expect(fixOf('huge.yml')).toBe("write each ' inside the value twice (''), so that line 2 reads\n  (the line as it should read, 1,000,018 characters, is too long to show here)");
+    expect(allText(r).length).toBeLessThan(10_000);
+  });
+
   it('hundreds of bad files: at most 200 issues in all, then one that counts the rest', async () => {
     const files: Record<string, string> = { [`${F}/ok.yml`]: OK_FIXTURE };
     for (let i = 0; i < 300; i++) files[`${F}/bad-${String(i).padStart(3, '0')}.yml`] = 'label: [unclosed\n';

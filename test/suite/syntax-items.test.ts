@@ -111,3 +111,73 @@ describe('a key\'s list written left of the key, right of its item\'s "-"', () =
     expect(fixed.suite!.personas.map((p) => p.followUps)).toEqual([['one', 'two'], ['one', 'two']]);
   });
 });
+
+describe('a list item between the outer "-" and the keys, after a list at the key\'s column', () => {
+  it('is one error, at its "-", with the line as it reads in the list above it, of its kind', async () => {
+    // The parser: "All sequence items must start at the same column", then "Implicit keys need to be
+    // on a single line" at the same line (the text, then the next key): one mistake.
+    const r = await load({
+      [C]: AGENT,
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${P}/p.yml`]: '- label: p\n  opening: hi\n  followUps:\n  - one\n - two\n  expect: { terminal: finish }\n',
+      [`${P}/q.yml`]: 'personas:\n  - label: q\n    opening: hi\n    followUps:\n    - one\n   - two\n    expect: { terminal: finish }\n',
+    });
+    expect(said(r.errors)).toEqual([
+      `${P}/p.yml:5:2: invalid YAML: the list item on line 5 starts at another column than the list's items above it\n` +
+        '  fix: for one more item of the list of "followUps" on line 3, indent its "-" by 2 spaces (not 1), as the "-" on line 4, so that line 5 reads\n      - two',
+      `${P}/q.yml:6:4: invalid YAML: the list item on line 6 starts at another column than the list's items above it\n` +
+        '  fix: for one more item of the list of "followUps" on line 4, indent its "-" by 4 spaces (not 3), as the "-" on line 5, so that line 6 reads\n        - two',
+    ]);
+    // A mapping after a list of mappings: one more of them, or the outer list's next item.
+    const m = await load({
+      [C]: AGENT,
+      [`${F}/a.yml`]: '- label: a\n  message: hi\n  mocks:\n  - tool: find_order\n    output: { ok: true }\n - label: b\n   message: yo\n',
+    });
+    expect(said(m.errors)).toEqual([
+      `${F}/a.yml:6:2: invalid YAML: the list item on line 6 starts at another column than the list's items above it\n` +
+        '  fix: for one more item of the list of "mocks" on line 3, indent its "-" by 2 spaces (not 1), as the "-" on line 4, so that line 6 reads\n      - label: b\n  and move line 7 right by 1 space too\n' +
+        '  or, for the next item of the list on line 1, start its "-" at the beginning of the line (not after 1 space), as the "-" on line 1, so that line 6 reads\n    - label: b\n  and move line 7 left by 1 space too',
+    ]);
+    // Each fix as written: the file loads, the list read as meant.
+    const fixed = await load({
+      [C]: AGENT,
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${P}/p.yml`]: '- label: p\n  opening: hi\n  followUps:\n  - one\n  - two\n  expect: { terminal: finish }\n',
+      [`${P}/q.yml`]: 'personas:\n  - label: q\n    opening: hi\n    followUps:\n    - one\n    - two\n    expect: { terminal: finish }\n',
+    });
+    expect(fixed.errors).toEqual([]);
+    expect(fixed.suite!.personas.map((p) => p.followUps)).toEqual([['one', 'two'], ['one', 'two']]);
+  });
+});
+
+describe('a text item at the column of the outer list\'s "-", after a key\'s list or a key with no value', () => {
+  it('is said at its "-" in our words, with the line as it reads in the key\'s list', async () => {
+    // The parser: "Implicit keys need to be on a single line" at the item's text (the text, then the key after it).
+    const r = await load({
+      [C]: AGENT,
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${P}/p.yml`]: '- label: p\n  opening: hi\n  followUps:\n  - one\n- two\n  expect: { terminal: finish }\n',
+      [`${P}/q.yml`]: 'personas:\n  - label: q\n    opening: hi\n    followUps:\n      - one\n  - two\n    expect: { terminal: finish }\n',
+      [`${P}/r.yml`]: '- label: r\n  opening: hi\n  followUps:\n- two\n  expect: { terminal: finish }\n',
+    });
+    expect(said(r.errors)).toEqual([
+      `${P}/p.yml:5:1: invalid YAML: the list item on line 5 is at the column of the "-" on line 1, left of the items of the list of "followUps" on line 3 (from line 4), so YAML reads it as a text item of the list on line 1, and cannot read line 6 after it\n` +
+        '  fix: for one more item of the list of "followUps", indent its "-" by 2 spaces (not 0), as the "-" on line 4, so that line 5 reads\n      - two',
+      `${P}/q.yml:6:3: invalid YAML: the list item on line 6 is at the column of the "-" on line 2, left of the items of the list of "followUps" on line 4 (from line 5), so YAML reads it as a text item of the list on line 2, and cannot read line 7 after it\n` +
+        '  fix: for one more item of the list of "followUps", indent its "-" by 6 spaces (not 2), as the "-" on line 5, so that line 6 reads\n          - two',
+      `${P}/r.yml:4:1: invalid YAML: the list item on line 4 is at the column of the "-" on line 1, left of "followUps" on line 3, which has nothing after its ":", so YAML reads it as a text item of the list on line 1, and cannot read line 5 after it\n` +
+        '  fix: for an item of the list of "followUps", indent its "-" by 4 spaces (not 0), deeper than "followUps" on line 3, so that line 4 reads\n        - two',
+    ]);
+    quotedAndSaid(r.errors.map(formatIssue).join('\n'), 'the list item on line 5 is at the column of the "-" on line 1, left of the items of the list of "followUps" on line 3 (from line 4), ...');
+    // Each fix as written: the file loads, the list read as meant.
+    const fixed = await load({
+      [C]: AGENT,
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${P}/p.yml`]: '- label: p\n  opening: hi\n  followUps:\n  - one\n  - two\n  expect: { terminal: finish }\n',
+      [`${P}/q.yml`]: 'personas:\n  - label: q\n    opening: hi\n    followUps:\n      - one\n      - two\n    expect: { terminal: finish }\n',
+      [`${P}/r.yml`]: '- label: r\n  opening: hi\n  followUps:\n    - two\n  expect: { terminal: finish }\n',
+    });
+    expect(fixed.errors).toEqual([]);
+    expect(fixed.suite!.personas.map((p) => p.followUps)).toEqual([['one', 'two'], ['one', 'two'], ['two']]);
+  });
+});

@@ -482,15 +482,39 @@ describe('the next item written inside a list of the item above', () => {
     ]);
   });
 
-  it("keeps the schema's words for a mapping with keys no item has, and for a file that is one item", async () => {
+  it("keeps the schema's words for a mapping with keys no item has", async () => {
     const r = await load({
       [`${F}/a.yml`]: 'fixtures:\n  - label: a\n    message: hi\n    assert:\n    - contains: x\n    - label: next\n      equals: y\n',
-      [`${F}/one.yml`]: 'label: one\nmessage: hi\nassert:\n- contains: x\n- label: two\n',
+      // In a file that is one fixture, a key of that fixture after it: its keys, not the next fixture's.
+      [`${F}/one.yml`]: 'label: one\nassert:\n- contains: x\n- label: two\nmessage: hi\n',
     });
     expect(r.errors.map((e) => `${e.file}:${e.line ?? '-'}: ${e.message.split(';')[0] as string}`)).toEqual([
       `${F}/a.yml:6: fixture "a": unknown key "label" in assert[1]`,
       `${F}/a.yml:7: fixture "a": unknown key "equals" in assert[1]`,
-      `${F}/one.yml:5: fixture "one": unknown key "label" in assert[1]`,
+      `${F}/one.yml:4: fixture "one": unknown key "label" in assert[1]`,
     ]);
+  });
+
+  it('says the next item written inside a list of a file that is one item as the next item, the file made a list', async () => {
+    const r = await load({
+      [`${F}/one.yml`]: '# one fixture\nlabel: one\nmessage: hi\nassert:\n- contains: x\n- label: two\n  message: yo\n',
+      // Deeper, at the column of assert's items: the next fixture's lines moved left too.
+      [`${F}/deep.yml`]: 'label: d\nmessage: hi\nassert:\n  - contains: x\n  - label: d2\n    message: yo\n',
+      [`${P}/p.yml`]: 'label: p\nopening: hi\nexpect: { terminal: finish }\nfollowUps:\n  - ok\n  - label: q\n    opening: hi\n    expect: { terminal: finish }\n',
+    });
+    expect(said(r.errors)).toEqual([
+      `${F}/deep.yml:5:3: fixture "d": assert[1] on line 5 has a fixture's keys (label, message): the next fixture, written inside the list of assert above, which YAML reads as one more item of that list | make the file a list of fixtures: write "- " before line 1, so that it reads\n    - label: d\n  and indent lines 2 to 4 by 2 spaces; line 5 then reads\n    - label: d2\n  and move line 6 left by 2 spaces too`,
+      `${F}/one.yml:6:1: fixture "one": assert[1] on line 6 has a fixture's keys (label, message): the next fixture, written inside the list of assert above, which YAML reads as one more item of that list | make the file a list of fixtures: write "- " before line 2, so that it reads\n    - label: one\n  and indent lines 3 to 5 by 2 spaces; line 6 stays as it is, its "-" at the column of line 2's`,
+      `${P}/p.yml:6:3: persona script "p": followUps[1] on line 6 has a persona script's keys (label, opening, expect): the next persona script, written inside the list of followUps above, which YAML reads as one more item of that list | make the file a list of persona scripts: write "- " before line 1, so that it reads\n    - label: p\n  and indent lines 2 to 5 by 2 spaces; line 6 then reads\n    - label: q\n  and move lines 7 to 8 left by 2 spaces too`,
+    ]);
+    // The fixes as written: two items in each file, no error.
+    const fixed = await load({
+      [`${F}/one.yml`]: '# one fixture\n- label: one\n  message: hi\n  assert:\n  - contains: x\n- label: two\n  message: yo\n',
+      [`${F}/deep.yml`]: '- label: d\n  message: hi\n  assert:\n    - contains: x\n- label: d2\n  message: yo\n',
+      [`${P}/p.yml`]: '- label: p\n  opening: hi\n  expect: { terminal: finish }\n  followUps:\n    - ok\n- label: q\n  opening: hi\n  expect: { terminal: finish }\n',
+    });
+    expect(fixed.errors).toEqual([]);
+    expect(fixed.suite?.fixtures.map((f) => f.label)).toEqual(['d', 'd2', 'one', 'two']);
+    expect(fixed.suite?.personas.map((p) => p.label)).toEqual(['p', 'q']);
   });
 });

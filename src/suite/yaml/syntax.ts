@@ -805,7 +805,59 @@ function misplacedItemFix(src: SourceFile, n: number | null): string | null {
   const shift = dash - to;
   const where = to === 0 ? `start its "-" at the beginning of the line (not after ${plural(dash, 'space', 'spaces')})` : `indent its "-" by ${plural(to, 'space', 'spaces')} (not ${String(dash)})`;
   const rest = alsoMoved(next, shift);
-  return `${where}, as the "-" on line ${String(above)}, so that line ${String(n)} reads\n    ${' '.repeat(to)}${(lines[n - 1] as string).slice(dash)}${rest}`;
+  const written = (lines[n - 1] as string).slice(dash);
+  const outer = `${where}, as the "-" on line ${String(above)}, so that line ${String(n)} reads\n    ${' '.repeat(to)}${written}${rest}`;
+  // Right after a list deeper than its "-" (a key's list at the key's column): one more item of
+  // that list, when of its kind; the outer list's next item too, when of that list's kind.
+  const inner = listAbove(lines, n, dash);
+  if (inner === null || isMapping(lines[inner.first - 1] as string) !== isMapping(written)) return outer;
+  const into = `for one more item of the list of ${shownJson(inner.key)} on line ${String(inner.keyLine)}, indent its "-" by ${plural(inner.dash, 'space', 'spaces')} (not ${String(dash)}), as the "-" on line ${String(inner.first)}, so that line ${String(n)} reads\n    ${' '.repeat(inner.dash)}${written}${alsoMoved(next, inner.dash - dash, 'right')}`;
+  return isMapping(lines[above - 1] as string) === isMapping(written) ? `${into}\n  or, for the next item of the list on line ${String(above)}, ${outer}` : into;
+}
+
+/** The list item the parser names at line `said` (1-based) or, said at the blank lines before it, after them: its line and its "-"'s column; null when none. */
+function itemFrom(lines: readonly string[], said: number): { n: number; column: number } | null {
+  if (said < 1) return null;
+  let n = said;
+  while (n < lines.length && isBlank(lines[n - 1] as string)) n += 1;
+  const here = ITEM_LINE.exec(lines[n - 1] ?? '');
+  return here === null ? null : { n, column: (here[1] as string).length };
+}
+
+/** Whether a list item's line (its indentation and "- " left out) starts a mapping. */
+function isMapping(item: string): boolean {
+  return KEY_LINE.test(item.replace(/^ *- +/, ''));
+}
+
+/**
+ * The list right above line `n` whose "-" is deeper than `dash`, held by a key with nothing after
+ * its ":" (`followUps:` / `  - one`): that key (its name and line), the list's first item's line
+ * and its "-"'s column; null when the lines above are not such a list.
+ */
+function listAbove(lines: readonly string[], n: number, dash: number): { key: string; keyLine: number; first: number; dash: number } | null {
+  const indentOf = (k: number): number => (/^ */.exec(lines[k - 1] as string)?.[0] ?? '').length;
+  let column = -1;
+  let first = -1;
+  for (let k = n - 1; k >= 1; k -= 1) {
+    const text = lines[k - 1] as string;
+    if (isBlank(text)) continue;
+    const item = ITEM_LINE.exec(text);
+    // The list's column: the nearest item above, every line between it and line `n` under its "-".
+    if (column < 0) {
+      if (indentOf(k) <= dash) return null;
+      if (item !== null && lines.slice(k, n - 1).every((l) => isBlank(l) || (/^ */.exec(l)?.[0] ?? '').length > indentOf(k))) column = indentOf(k);
+      if (column < 0) continue;
+    }
+    if (indentOf(k) > column) continue;
+    if (indentOf(k) === column && item !== null) {
+      first = k;
+      continue;
+    }
+    const key = /^( *)("[^"]*"|'[^']*'|[^\s#:-][^:#]*?)\s*:\s*(?:#.*)?$/.exec(text);
+    if (key === null || (key[1] as string).length <= dash || (key[1] as string).length > column) return null;
+    return { key: (key[2] as string).replace(/^["']|["']$/g, ''), keyLine: k, first, dash: column };
+  }
+  return null;
 }
 
 /**
@@ -876,14 +928,10 @@ interface ItemAtKeys {
  * one above it is the list going on).
  */
 function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
-  if (said < 1) return null;
   const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
-  // The parser may say it at the blank line before the item.
-  let n = said;
-  while (n < lines.length && isBlank(lines[n - 1] as string)) n += 1;
-  const here = ITEM_LINE.exec(lines[n - 1] ?? '');
-  if (here === null) return null;
-  const column = (here[1] as string).length;
+  const at = itemFrom(lines, said);
+  if (at === null) return null;
+  const { n, column } = at;
   const indentOf = (k: number): number => (/^ */.exec(lines[k - 1] as string)?.[0] ?? '').length;
   const isItem = (k: number): boolean => ITEM_LINE.test(lines[k - 1] as string);
   const isKey = (k: number): boolean => !isItem(k) && KEY_LINE.test(lines[k - 1] as string);
@@ -912,8 +960,6 @@ function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
   const lineList = (ls: readonly number[]): string => (ls.length === 1 ? `line ${String(ls[0])}` : `lines ${String(ls[0])} to ${String(ls.at(-1))}`);
   const listAt = under < 0 ? null : ITEM_LINE.exec(lines[under - 1] as string);
   const opens = (k: number): boolean => /:\s*(?:#.*)?$/.test(lines[k - 1] as string);
-  /** Whether a list item's line (from its "-") starts a mapping. */
-  const mapping = (item: string): boolean => KEY_LINE.test(item.replace(/^- +/, ''));
   /** The issue at the item's "-" (`what`: where its column is), for every error from the line the parser names to the item's last. */
   const atItem = (what: string, fix: string): ItemAtKeys => ({ from: said, to, issue: { file: src.file, line: n, column: column + 1, message: `invalid YAML: the list item on line ${String(n)} is at the column of ${what}`, fix } });
   if (listAt !== null && opens(key)) {
@@ -942,7 +988,7 @@ function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
         const item = ITEM_LINE.exec(lines[m - 1] as string);
         if (dash < 0 && (item === null || (item[1] as string).length < column)) break;
         // Its items of the item's kind (text, or mappings): a list the item may be one more of.
-        if (dash < 0 && mapping((lines[m - 1] as string).trimStart()) !== mapping(written)) break;
+        if (dash < 0 && isMapping(lines[m - 1] as string) !== isMapping(written)) break;
         if (dash < 0) dash = (item?.[1] as string).length;
         if (indentOf(m) < dash || (indentOf(m) === dash && item === null)) break;
         last = m;
@@ -962,14 +1008,14 @@ function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
   // The keys are those of a list item: a mapping is the next item of that list (as nestedItems says
   // it of one that starts with a key of that item), unless a list of mappings above takes it.
   const owner = before === undefined ? null : /^( *)- +/.exec(before);
-  if (list === null && mapping(written) && owner !== null && (owner[0] as string).length === column) {
+  if (list === null && isMapping(written) && owner !== null && (owner[0] as string).length === column) {
     const dash = (owner[1] as string).length;
     const where = dash === 0 ? 'start its "-" at the beginning of the line' : `indent its "-" by ${plural(dash, 'space', 'spaces')}`;
     readings.push(`for the next item of the list, ${where}, as the "-" on line ${String(above)}, so that line ${String(n)} reads\n    ${' '.repeat(dash)}${written}${alsoMoved(next, column - dash)}`);
   }
   // `- label: b` after the keys of one fixture: a list of them, when the keys are not in one already
   // (nor hold a list of such mappings, which the item is then read as one more of).
-  if (list === null && mapping(written) && (before === undefined || /^---\s*$/.test(before) || /:\s*(?:#.*)?$/.test(before)) && !ITEM_LINE.test(before ?? '')) {
+  if (list === null && isMapping(written) && (before === undefined || /^---\s*$/.test(before) || /:\s*(?:#.*)?$/.test(before)) && !ITEM_LINE.test(before ?? '')) {
     const between: number[] = [];
     for (let k = first + 1; k < n; k += 1) if (!isBlank(lines[k - 1] as string)) between.push(k);
     const rest = between.length === 0 ? '' : `\n  and indent ${lineList(between)} by 2 spaces more`;
@@ -980,6 +1026,58 @@ function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
     `the keys above it, after ${keyName(key)} on line ${String(key)} and its value, so YAML reads it neither as a key nor as an item of a list (a list may start at its key's column only on the line after the key)`,
     readings.join('\n  or, '),
   );
+}
+
+/**
+ * A text item at the column of the "-" of the list item above it, right after that item's key
+ * with nothing after its ":" (`- label: p` / `  followUps:` / `  - one`, or no list, then `- two`),
+ * the item's keys going on after it (`  expect: ...`): YAML reads it as a text item of the outer
+ * list and cannot read the key after it ("Implicit keys need to be on a single line", at the text).
+ * Said at its "-", with the line as it reads in the key's list (at its items' column, or 2 spaces
+ * deeper than the key); null when line `said` (or the first line after it that is not blank) is
+ * not one.
+ */
+function itemLeftOfList(src: SourceFile, said: number): ItemAtKeys | null {
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const at = itemFrom(lines, said);
+  if (at === null) return null;
+  const { n, column } = at;
+  const written = (lines[n - 1] as string).slice(column);
+  if (isMapping(written)) return null;
+  const indentOf = (k: number): number => (/^ */.exec(lines[k - 1] as string)?.[0] ?? '').length;
+  // The item above at this column, every line between it and this one under its "-".
+  let owner = n - 1;
+  while (owner >= 1 && (isBlank(lines[owner - 1] as string) || indentOf(owner) > column)) owner -= 1;
+  const outer = owner < 1 ? null : /^( *- +)/.exec(lines[owner - 1] as string);
+  if (outer === null || indentOf(owner) !== column) return null;
+  const keys = (outer[1] as string).length;
+  // The next line: a key of the item above, at its keys' column, which YAML cannot read after the text.
+  let after = n + 1;
+  while (after <= lines.length && isBlank(lines[after - 1] as string)) after += 1;
+  if (after > lines.length || indentOf(after) !== keys || ITEM_LINE.test(lines[after - 1] as string)) return null;
+  // Right above: a key of that item with nothing after its ":", or its list of text (listAbove).
+  let above = n - 1;
+  while (above >= 1 && isBlank(lines[above - 1] as string)) above -= 1;
+  const bare = /^( *)("[^"]*"|'[^']*'|[^\s#:-][^:#]*?)\s*:\s*(?:#.*)?$/.exec(lines[above - 1] as string);
+  const list = bare === null ? listAbove(lines, n, column) : null;
+  if (list !== null && (isMapping(lines[list.first - 1] as string) || lines.slice(list.first - 1, n - 1).some((l) => !isBlank(l) && isMapping(l) && ITEM_LINE.test(l)))) return null;
+  const key = list !== null ? { name: list.key, line: list.keyLine, column: keys } : bare === null ? null : { name: (bare[2] as string).replace(/^["']|["']$/g, ''), line: above, column: (bare[1] as string).length };
+  if (key === null || key.column !== keys) return null;
+  const named = shownJson(key.name);
+  const target = list?.dash ?? keys + 2;
+  const left = list === null ? `${named} on line ${String(key.line)}, which has nothing after its ":"` : `the items of the list of ${named} on line ${String(key.line)} (from line ${String(list.first)})`;
+  const as = list === null ? `deeper than ${named} on line ${String(key.line)}` : `as the "-" on line ${String(list.first)}`;
+  return {
+    from: said,
+    to: n,
+    issue: {
+      file: src.file,
+      line: n,
+      column: column + 1,
+      message: `invalid YAML: the list item on line ${String(n)} is at the column of the "-" on line ${String(owner)}, left of ${left}, so YAML reads it as a text item of the list on line ${String(owner)}, and cannot read line ${String(after)} after it`,
+      fix: `for ${list === null ? 'an item' : 'one more item'} of the list of ${named}, indent its "-" by ${plural(target, 'space', 'spaces')} (not ${String(column)}), ${as}, so that line ${String(n)} reads\n    ${' '.repeat(target)}${written}`,
+    },
+  };
 }
 
 /**
@@ -1527,12 +1625,15 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       }
     }
     // A list item at the column of the keys above it: one issue for it and the lines that go with it (itemAtKeyColumn).
-    const atKeys = keyItems.find((k) => line >= k.from && line <= k.to && followsItemAtKeys(err)) ?? (isNestingError(err) || err.code === 'UNEXPECTED_TOKEN' ? itemAtKeyColumn(src, line) : null);
+    const atKeys = keyItems.find((k) => line >= k.from && line <= k.to && followsItemAtKeys(err)) ?? (isNestingError(err) || err.code === 'UNEXPECTED_TOKEN' ? (itemAtKeyColumn(src, line) ?? itemLeftOfList(src, line)) : null);
     if (atKeys !== null) {
       if (!keyItems.includes(atKeys)) keyItems.push(atKeys);
       if (!out.includes(atKeys.issue)) out.push(atKeys.issue);
       continue;
     }
+    // What the parser misreads on the line of an item that starts at another column (its text, then
+    // the key on the next line: "Implicit keys need to be on a single line"): the same slip.
+    if (misplacedItem !== null && line === misplacedItem && isNestingError(err)) continue;
     const slip = slips.get(err.offset);
     if (slip !== undefined) {
       if (err.code === 'MULTILINE_IMPLICIT_KEY' && !out.includes(slip)) out.push(slip);
