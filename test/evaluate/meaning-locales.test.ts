@@ -66,11 +66,14 @@ describe('numbers in locale formats', () => {
     expect(decided('Es kostet 1.500,00 €.', 'It costs €1,500.')).toBe('judge');
   });
 
-  it('a plain space between digit groups with no currency after them still separates two numbers', () => {
-    expect(facts('Wir haben 2 500 Gäste und 3 500 bei uns.')).toEqual(['number 2', 'number 500', 'number 3', 'number 500']);
+  it('one group of three after a plain space with no currency after it may be 1500 or two numbers: named as written, never formatting of "1500"', () => {
+    expect(facts('Wir haben 2 500 Gäste und 3 500 bei uns.')).toEqual(['number 2 500', 'number 3 500']);
     expect(facts('Es kostet 2 500 lei.')).toEqual(['amount lei 2500']);
     // "lei" and "leu" are read in either case of their first letter, and no other word ending so is ("bei").
-    expect(facts('Es kostet 2 500 Lei, 3 500 bei uns.')).toEqual(['amount lei 2500', 'number 3', 'number 500']);
+    expect(facts('Es kostet 2 500 Lei, 3 500 bei uns.')).toEqual(['amount lei 2500', 'number 3 500']);
+    // A unit joined to the group, a decimal, a third group or a digit after it: as before.
+    expect(facts('Il faut 2 500g et 1 500,5 l.')).toEqual(['number 2', 'number 500', 'number 1', 'number 500.5']);
+    expect(facts('Appelez le 555 123 4567.')).toEqual(['number 555', 'number 123', 'number 4567']);
   });
 });
 
@@ -217,9 +220,30 @@ describe('digit groups of three with plain spaces or points and nothing after th
     expect(facts('Es sind 1.234.567,5 und 1 234 567,5 Einwohner.')).toEqual(['number 1234567.5', 'number 1234567.5']);
     expect(decided('Es sind 1.234.567 Einwohner.', 'Es sind 1.234.568 Einwohner.')).toBe('changed: numbers 1234567 → 1234568');
   });
-  it('one group after a plain space, and an IPv4 address, are still their groups', () => {
-    expect(facts('Il y a 1 500 pièces.')).toEqual(['number 1', 'number 500']);
+  it('an IPv4 address is still its groups', () => {
     expect(facts('Server 192.168.100.200 is up')).toEqual(['number 192', 'number 168', 'number 100', 'number 200']);
+  });
+  // French, Norwegian, Swedish, Polish and Czech write 1500 with a plain space as often as with a
+  // no-break one; English may write two numbers so ("page 1 500 words"). Either way, never a false same.
+  it.each([
+    ['Il y a 1 500 pièces en stock.', 'Il y a 1500 pièces en stock.', 'Il y a 1 600 pièces en stock.'],
+    ['Vi har 1 500 stykker på lager.', 'Vi har 1500 stykker på lager.', 'Vi har 2 500 stykker på lager.'],
+    ['Det finns 1 500 exemplar i lager.', 'Det finns 1\u00a0500 exemplar i lager.', 'Det finns 1 050 exemplar i lager.'],
+    ['Mamy 1 500 sztuk w magazynie.', 'Mamy 1500 sztuk w magazynie.', 'Mamy 15 sztuk w magazynie.'],
+    ['Skladem je 1 500 kusů.', 'Skladem je 1500 kusů.', 'Skladem je -1 500 kusů.'],
+  ])('"%s" is 1500 or two numbers: against 1500 the judge decides, against another number it is changed', (reply, same, other) => {
+    expect(decided(reply, same)).toBe('judge');
+    expect(decided(reply, same, 'facts')).toBe('unchecked: the facts are the same and meaning.check is facts, which asks no model');
+    expect(decided(reply, reply.replace('.', '!'))).toBe('formatting');
+    expect(decided(reply, other)).toMatch(/^changed: numbers 1 500 → /);
+  });
+  it('"1 500" against "1,500", "1.500" and the two numbers 1 and 500', () => {
+    expect(decided('Il y a 1 500 pièces.', 'There are 1,500 pieces.')).toBe('judge');
+    expect(decided('Il y a 1 500 pièces.', 'Es sind 1.500 Stück.')).toBe('judge');
+    // Read as the two numbers 1 and 500, it tells what a rewording that parts them tells: the facts cannot tell.
+    expect(decided('Page 1 500 words.', 'Page 1: 500 words.')).toBe('judge');
+    expect(decided('Page 1 500 words.', 'Page 1 and 500 words.', 'facts')).toBe('unchecked: the facts are the same and meaning.check is facts, which asks no model');
+    expect(decided('Page 1 500 words.', 'Page 2: 500 words.')).toBe('changed: numbers 1 500 → 2, 500');
   });
 });
 

@@ -835,10 +835,19 @@ export function factsOf(reply: string): Fact[] {
       return blank(raw.length);
     });
   }
+  // Where a lone group read with the run before it ends ("1 500": spacedGroupEnd); the runs before it are read.
+  let read = 0;
   for (const run of runsWithDigits(text)) {
+    if (run.start < read) continue;
     const before = run.start === 0 ? '' : text[run.start - 1];
     const sign = isMinus(before) && (run.start < 2 || !LETTER_OR_DIGIT().test(written[run.start - 2] as string)) ? '-' : '';
     const piece = text.slice(run.start, run.end);
+    const groupEnd = spacedGroupEnd(text, run.start, run.end);
+    if (groupEnd !== -1) {
+      out.push(spacedGroupFact(`${sign}${piece}`, text.slice(run.end + 1, groupEnd)));
+      read = groupEnd;
+      continue;
+    }
     // "12.07." (a point after the day and after the month, no year) is a date, as German writes one:
     // its numbers, as "12.07.2026" is. A dash after another date's point joins a range ("12.07.–15.07.").
     // With one digit for each ("3.2.") it is a date only after a date word ("am 1.5.") or in a range
@@ -851,6 +860,36 @@ export function factsOf(reply: string): Fact[] {
     } else runFacts(piece, sign, out, asEnglish);
   }
   return out;
+}
+
+/**
+ * "1 500": one to three digits, a plain space and one group of three digits, with no other group,
+ * digit or letter right before or after it ("1 500 pièces", not "2 500g", "1 500 000" or "1 500,5").
+ * French, the Nordic languages, Polish or Czech write 1500 so, and English may write two numbers
+ * so ("page 1 500 words"): where the group ends, to be read as one fact that may be either
+ * (spacedGroupFact), or -1. Plain character tests: it is asked of every run of digits.
+ */
+function spacedGroupEnd(text: string, start: number, end: number): number {
+  if (end - start > 3 || text[end] !== ' ' || text[start] === '0') return -1;
+  for (let i = start; i < end; i++) if (!isDigit(text[i])) return -1;
+  if (!(isDigit(text[end + 1]) && isDigit(text[end + 2]) && isDigit(text[end + 3]))) return -1;
+  const after = end + 4;
+  const next = text[after];
+  if (isCodeChar(next) || ((next === '.' || next === ',' || next === '-') && isCodeChar(text[after + 1])) || (next === ' ' && isDigit(text[after + 1]))) return -1;
+  // Not the second group of a longer run ("12 345 678" that SPACED_THOUSANDS_SOURCE did not join).
+  if (text[start - 1] === ' ' && isDigit(text[start - 2])) return -1;
+  return after;
+}
+
+/**
+ * The fact of "1 500" (spacedGroupEnd; `first` with its minus): the number 1500, or as written, so
+ * that against "1500" the facts cannot tell (the meaning judge decides), against "1 600" or "1 500"
+ * they can, and it is never formatting of "1500" (docs/meaning.md, "Languages and locales").
+ */
+function spacedGroupFact(first: string, group: string): Fact {
+  const written = `${first} ${group}`;
+  const value = first + group;
+  return { kind: 'number', value: written, may: [{ kind: 'number', value }, { kind: 'number', value: written }] };
 }
 
 /** A day and a month with a point between them ("12.07", "1.5"), read as a date where a point follows (factsOf). */
@@ -1052,7 +1091,27 @@ export function compareFacts(baseline: readonly Fact[], now: readonly Fact[]): F
   // Most replies with "$5" in them tell the facts of their baseline, in its order or another: they
   // pair up at once, at any size, and skip the search.
   if (pairUp(baseline, now)) return { baseline: [], now: [] };
-  return matchAmbiguous(baseline, now);
+  return splitSpacedGroups(matchAmbiguous(baseline, now));
+}
+
+/** A fact of "1 500" (spacedGroupFact): a number whose value holds its space. */
+const isSpacedGroup = (f: Fact): boolean => f.kind === 'number' && f.value.includes(' ');
+
+/**
+ * A difference that names "1 500" (spacedGroupFact), where "1 500" read as the two numbers 1 and 500
+ * leaves nothing that differs ("page 1 500 words" against "page 1: 500 words"): none, for the facts
+ * cannot tell (the meaning judge decides; never formatting, as "1 500" is not written as "1" and "500").
+ * Any other difference as it is.
+ */
+function splitSpacedGroups(diff: FactsDifference): FactsDifference {
+  if (!(diff.baseline.some(isSpacedGroup) || diff.now.some(isSpacedGroup))) return diff;
+  const split = (facts: readonly Fact[]): Fact[] =>
+    facts.flatMap((f) => {
+      if (!isSpacedGroup(f)) return [f];
+      const [first = '', group = ''] = f.value.split(' ');
+      return [{ kind: 'number', value: first }, { kind: 'number', value: canonicalDecimal(group, '') }];
+    });
+  return noFactsDiffer(compareExact(split(diff.baseline), split(diff.now))) ? { baseline: [], now: [] } : diff;
 }
 
 const isAmbiguous = (f: Fact): boolean => f.may !== undefined;
