@@ -213,6 +213,32 @@ describe('a day and a month with a point after each, without a year', () => {
   });
 });
 
+describe('a day and a month of one digit each after the date words of other languages', () => {
+  // Danish and Norwegian, Czech, Slovak, Polish and Finnish write "1.5." for the 1st of May too:
+  // after their date words it is a date, so against "01.05." the meaning judge decides (it was
+  // the decimal 1.5, and the facts said changed), and against another day it is changed.
+  it.each([
+    ['Tilbudet gælder fra 1.5. til 3.5.', 'Tilbudet gælder fra 01.05. til 03.05.', 'Tilbudet gælder fra 2.5. til 3.5.'],
+    ['Butikken er stengt d. 1.5.', 'Butikken er stengt d. 01.05.', 'Butikken er stengt d. 2.5.'],
+    ['Søknaden må sendes innen 1.5.', 'Søknaden må sendes innen 01.05.', 'Søknaden må sendes innen 2.5.'],
+    ['Sleva platí od 1.5. do 3.5.', 'Sleva platí od 01.05. do 03.05.', 'Sleva platí od 2.5. do 3.5.'],
+    ['Zľava platí dňa 1.5.', 'Zľava platí dňa 01.05.', 'Zľava platí dňa 2.5.'],
+    ['Promocja trwa od 1.5. do 3.5.', 'Promocja trwa od 01.05. do 03.05.', 'Promocja trwa od 2.5. do 3.5.'],
+    ['Tarjous on voimassa 1.5. alkaen.', 'Tarjous on voimassa 01.05. alkaen.', 'Tarjous on voimassa 2.5. alkaen.'],
+    ['Tilaukset 1.5. mennessä.', 'Tilaukset 01.05. mennessä.', 'Tilaukset 2.5. mennessä.'],
+  ])('"%s" holds a date', (reply, same, other) => {
+    expect(facts(reply).slice(0, 2)).toEqual(['number 1', 'number 5']);
+    expect(decided(reply, same)).toBe('judge');
+    expect(decided(reply, other)).toBe('changed: numbers 1 → 2');
+  });
+  it('elsewhere, and in English, one digit each is still a version or a decimal', () => {
+    expect(facts('Karakter: 4.5.')).toEqual(['number 4.5']);
+    expect(facts('Opdater til version 3.2.')).toEqual(['number 3.2']);
+    expect(facts('Please do 4.5.')).toEqual(['number 4.5']);
+    expect(facts('Verze 3.2. je nainstalována.')).toEqual(['number 3.2']);
+  });
+});
+
 describe('digit groups of three with plain spaces or points and nothing after them', () => {
   it('several groups are one number', () => {
     expect(facts('Il y a 1 234 567 habitants.')).toEqual(['number 1234567']);

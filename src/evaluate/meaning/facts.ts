@@ -8,7 +8,7 @@
 
 import type { Fact, FactKind, FactsDifference } from '../../types/meaning.js';
 import { asciiDigits, markScriptDigits, stripListMarkers } from './normalize.js';
-import { unicodePattern } from '../../patterns.js';
+import { onFirstUse, unicodePattern } from '../../patterns.js';
 import { headOf } from '../../words.js';
 
 export type { Fact, FactKind, FactsDifference };
@@ -854,7 +854,7 @@ export function factsOf(reply: string): Fact[] {
     // ("1.5.–3.5."): "Version 3.2." is a version.
     const ranged = sign !== '' && written[run.start - 2] === '.';
     const date = (sign === '' || ranged) && text[run.end] === '.' && !isDigit(text[run.end + 1]) ? DAY_MONTH.exec(piece) : null;
-    const dated = date !== null && (piece.length > 3 || ranged || isMinus(text[run.end + 1]) || DATE_WORD_BEFORE.test(written.slice(Math.max(0, run.start - 6), run.start)));
+    const dated = date !== null && (piece.length > 3 || ranged || isMinus(text[run.end + 1]) || dateWordNear(written, run.start, run.end));
     if (date !== null && dated && !asEnglish()) {
       for (const n of date.slice(1)) out.push({ kind: 'number', value: canonicalDecimal(n as string, '') });
     } else runFacts(piece, sign, out, asEnglish);
@@ -894,8 +894,21 @@ function spacedGroupFact(first: string, group: string): Fact {
 
 /** A day and a month with a point between them ("12.07", "1.5"), read as a date where a point follows (factsOf). */
 const DAY_MONTH = /^(0?[1-9]|[12][0-9]|3[01])\.(0?[1-9]|1[0-2])$/;
-/** A word a date follows, in the languages that write "1.5." for the 1st of May: "am", "vom", "ab", "bis", "zum", "seit", "den" (factsOf). */
-const DATE_WORD_BEFORE = /(?:^|[^A-Za-z])(?:[Aa]m|[Vv]om|[Aa]b|[Bb]is|[Zz]um|[Ss]eit|[Dd]en)[ \u00a0]$/;
+/**
+ * The words a date follows in the languages that write "1.5." for the 1st of May, with a capital or
+ * none: German "am", "vom", "ab", "bis", "zum", "seit", "den"; Danish and Norwegian "den", "d.",
+ * "fra", "til", "innen", "inden", "senest"; Czech and Slovak "od", "do", "dne", "dňa"; Polish
+ * "od", "do", "dnia". And the words Finnish writes after it: "alkaen", "asti", "saakka",
+ * "mennessä" ("1.5. alkaen"). Swedish and Dutch write a day and a month otherwise ("1/5", "1-5"),
+ * so none of theirs. Built on first use (patterns.ts).
+ */
+const DATE_WORD_BEFORE = onFirstUse(() => /(?:^|[^A-Za-z])(?:[Aa]m|[Vv]om|[Aa]b|[Bb]is|[Zz]um|[Ss]eit|[Dd]en|[Dd]\.|[Ff]ra|[Tt]il|[Ii]nnen|[Ii]nden|[Ss]enest|[Oo]d|[Dd]o|[Dd]ne|[Dd]\u0148a|[Dd]nia)[ \u00a0]$/);
+const DATE_WORD_AFTER = onFirstUse(() => /^[ \u00a0](?:alkaen|asti|saakka|menness\u00e4)(?![A-Za-z])/);
+
+/** Is the day and month that ends at `end` (its last point's index) right after a date word, or right before a Finnish one (factsOf)? */
+function dateWordNear(text: string, start: number, end: number): boolean {
+  return DATE_WORD_BEFORE().test(text.slice(Math.max(0, start - 8), start)) || (text[end + 1] === ' ' || text[end + 1] === '\u00a0' ? DATE_WORD_AFTER().test(text.slice(end + 1, end + 11)) : false);
+}
 
 /** "1,500": COMMA_THOUSANDS, its comma tested first (a numeral's length and one character: the common numeral costs no pattern). */
 function isCommaThousands(numeral: string): boolean {
