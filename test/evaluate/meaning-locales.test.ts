@@ -284,6 +284,18 @@ describe('multipliers in kanji and hangul, and the currencies of Korea, China an
     expect(facts('3千葉に行きます')).toEqual(['number 3']);
     expect(facts('3千人、5百年、2万件、3千多人、5千ドル')).toEqual(['amount dollars 5000', 'number 3000', 'number 500', 'number 20000', 'number 3000']);
   });
+  it.each([
+    ['公園には約3千羽のハトがいます。', '公園には約3,000羽のハトがいます。', 'number 3000'],
+    ['1日に5千杯のコーヒーを販売しています。', '1日に5,000杯のコーヒーを販売しています。', 'number 5000'],
+    ['参加者は3万以上でした。', '参加者は30,000以上でした。', 'number 30000'],
+    ['対象は約2万世帯です。', '対象は約20,000世帯です。', 'number 20000'],
+    ['仓库里有5千只鸡。', '仓库里有5,000只鸡。', 'number 5000'],
+    ['每天卖出3万张票。', '每天卖出30,000张票。', 'number 30000'],
+    ['销量在3千左右。', '销量在3,000左右。', 'number 3000'],
+  ])('"%s": a multiplier before a common counter or a word of about, over or under is read', (reply, digits, fact) => {
+    expect(facts(reply)).toContain(fact);
+    expect(decided(reply, digits)).toBe('judge');
+  });
   it('원 after a number is KRW, 元 the yuan (or the dollar of Taiwan or Hong Kong), บาท THB', () => {
     expect(facts('가격은 3만 원입니다')).toEqual(['amount KRW 30000']);
     expect(facts('가격은 30,000원입니다')).toEqual(['amount KRW 30000']);

@@ -118,19 +118,26 @@ const LOCAL_WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![JN]|[N][.,
 const MAY_HAVE_LOCAL_WORD_AMOUNT = /[\u0631\u062f\u062c\u0930\u30c9\u30e6\uc6d0\u5143\u0e1a]/;
 /**
  * The Han characters a multiplied number may be followed by: a currency's ("円", "元", "美元", "港元",
- * "欧元", "日元", "韩元") and the common counters and units ("人", "件", "個", "年", "歩", "多" in "3千多人", ...).
+ * "欧元", "日元", "韩元"), the common counters and units of Japanese and Chinese ("人", "件", "個",
+ * "年", "歩", "羽", "杯", "着", "箱", "只", "条", "张", "斤", "世" in "3万世帯", ...), and the words of
+ * about, over and under ("多" in "3千多人", "以" in "3万以上", "未満", "超", "強", "程", "近", "左右").
+ * A closed list, not an open rule: the characters that follow a multiplier in a word or a name
+ * ("千葉", "千代田", "万博", "百貨店") are more, and open, than the counters are.
  */
-const MULTIPLIED_HAN_AFTER = '円元美港欧歐日韓韩人名件個个台回本枚冊册歳岁年月時时分秒週周歩步点點位次多余餘倍戸户軒社校票部字頭头匹株平米公克吨噸里';
+const MULTIPLIED_HAN_AFTER =
+  '円元美港欧歐日韓韩人名件個个台回本枚冊册歳岁年月時时分秒週周歩步点點位次多余餘倍戸户軒社校票部字頭头匹株平米公克吨噸里' +
+  '羽杯着足粒缶箱袋束通隻艘機棟階泊食錠席床店語頁坪畳世只条條张張块塊辆輛间間家座份双雙套把支枝根片颗顆斤两兩升亩畝瓦毫' +
+  '以未超強强弱程近左';
 /**
  * A number with a multiplier written after it in kanji or hangul: "3万" (ten thousands), "1,000万", "1.5万",
  * "3千", "5百" "1億2000万", "1万5000", "3만 5천" (Korean writes a space between them): the groups are the
  * parts, then the digits after the last multiplier (docs/meaning.md, "Languages and locales").
  * Not before a Han character other than a currency's or a counter's (MULTIPLIED_HAN_AFTER): "3千葉" is 3 and Chiba.
  */
-const MULTIPLIED = new RegExp(
+const MULTIPLIED = onFirstUse(() => new RegExp(
   String.raw`(?<![0-9.,])((?:[0-9]+(?:[.,][0-9]+)*(?:[\u767e\u5343\ubc31\ucc9c]?[\u4e07\u842c\u5104\u4ebf\u5146\ub9cc\uc5b5]|[\u767e\u5343\ubc31\ucc9c])(?: (?=[0-9]+(?:[.,][0-9]+)*[\u767e\u5343\ubc31\ucc9c\u4e07\u842c\u5104\u4ebf\u5146\ub9cc\uc5b5]))?)+)([0-9]*)(?![0-9])(?!(?![${MULTIPLIED_HAN_AFTER}])[\u3400-\u9fff\uf900-\ufaff])`,
   'g',
-);
+));
 /** One part of a MULTIPLIED match: its numeral, its small multiplier (hundred, thousand) and its large one (ten thousand, ...). */
 const MULTIPLIED_PART = /([0-9]+(?:[.,][0-9]+)*)([\u767e\u5343\ubc31\ucc9c]?)([\u4e07\u842c\u5104\u4ebf\u5146\ub9cc\uc5b5]?) ?/gy;
 /** What MULTIPLIED needs (a cheap test before the pattern). */
@@ -711,7 +718,7 @@ export function factsOf(reply: string): Fact[] {
   const patterns = ascii ? patternsOf().ascii : patternsOf().unicode;
   if (MAY_HAVE_SPACED_THOUSANDS.test(text)) text = text.replace(patterns.spacedThousands, (_m, first: string, groups: string) => first + groups.replace(/ /g, ''));
   // "3万円" is JPY 30000: a multiplier in kanji or hangul is written out before the facts are read.
-  if (!ascii && MAY_HAVE_MULTIPLIER.test(text)) text = text.replace(MULTIPLIED, multipliedValue);
+  if (!ascii && MAY_HAVE_MULTIPLIER.test(text)) text = text.replace(MULTIPLIED(), multipliedValue);
   // The text as written, before the facts below are blanked out of it (each blank keeps its
   // length): a hyphen right after an amount's or a time's digit joins a range ("$40-50"), it is no
   // minus of the number after it (docs/meaning.md, "Facts").
