@@ -296,6 +296,24 @@ describe('multipliers in kanji and hangul, and the currencies of Korea, China an
     expect(facts(reply)).toContain(fact);
     expect(decided(reply, digits)).toBe('judge');
   });
+  it('a number in kanji before a currency or a counter is its number: "三万円" is JPY 30000', () => {
+    expect(facts('価格は三万円です。')).toEqual(['amount JPY 30000']);
+    expect(facts('参加者は五百人でした。送料は一万五千円、予算は一億二千万円です。')).toEqual(['amount JPY 15000', 'amount JPY 120000000', 'number 500']);
+    expect(facts('二〇二六年と一九九五年に、約千円で。')).toEqual(['amount JPY 1000', 'number 2026', 'number 1995']);
+    expect(facts('价格是两千元,共一千零五十个。')).toEqual(['amount 元 2000', 'number 1050']);
+    expect(decided('価格は三万円です。', '価格は30,000円です。')).toBe('judge');
+    expect(decided('価格は三万円です。', '価格は3万円です。')).toBe('judge');
+    expect(decided('価格は三万円です。', '価格は三千円です。')).toBe('changed: amounts JPY 30000 → JPY 3000');
+    expect(decided('参加者は五百人でした。', '参加者は500人でした。')).toBe('judge');
+    expect(decided('参加者は五百人でした。', '参加者は六百人でした。')).toBe('changed: numbers 500 → 600');
+  });
+  it('a word written with a numeral is no number: one character alone, a vague count, a numeral not well formed', () => {
+    // "十分" is "enough", "一人で" "alone", "関東一円" "all over Kanto", "数万人" "tens of thousands", "四六時中" "all day".
+    for (const reply of ['準備は十分です。', '一人で行きます。', '関東一円で販売しています。', '数万人が来ました。', '四六時中働いています。', '第三回の会議です。', '十百円']) {
+      expect([reply, facts(reply)]).toEqual([reply, []]);
+    }
+    expect(decided('準備は十分です。', '準備は大丈夫です。')).toBe('judge');
+  });
   it('원 after a number is KRW, 元 the yuan (or the dollar of Taiwan or Hong Kong), บาท THB', () => {
     expect(facts('가격은 3만 원입니다')).toEqual(['amount KRW 30000']);
     expect(facts('가격은 30,000원입니다')).toEqual(['amount KRW 30000']);

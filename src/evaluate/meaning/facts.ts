@@ -169,6 +169,82 @@ function multipliedValue(match: string, parts: string, rest: string): string {
   return canonicalDecimal(digits.slice(0, digits.length - scale), digits.slice(digits.length - scale));
 }
 
+/** The characters of a number in kanji (or Chinese characters): digits, 〇 and 零, 两 (two, in Chinese), and the multipliers. */
+const KANJI_NUMERAL_CHARS = '\u3007\u96f6\u4e00\u4e8c\u4e24\u5169\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341\u767e\u5343\u4e07\u842c\u5104\u4ebf\u5146';
+/** The kanji digits' values (〇 and 零 are zero). */
+const KANJI_DIGITS: Record<string, number> = {
+  '\u3007': 0, '\u96f6': 0, '\u4e00': 1, '\u4e8c': 2, '\u4e24': 2, '\u5169': 2, '\u4e09': 3, '\u56db': 4, '\u4e94': 5, '\u516d': 6, '\u4e03': 7, '\u516b': 8, '\u4e5d': 9,
+};
+/** The currencies a number in kanji is read before ("三万円", "两千元", "五百ドル"): what makes one character alone ("千円") a number. */
+const KANJI_CURRENCY = String.raw`[\u5186\u5143]|[\u7f8e\u6e2f\u6b27\u6b50\u65e5\u97d3\u97e9]\u5143|\u30c9\u30eb|\u30e6\u30fc\u30ed`;
+/**
+ * A number in kanji right before a currency or a counter (docs/meaning.md, "Languages and locales"):
+ * "三万円", "五百人", "一万五千円", "二〇二六年". Not after a digit, another of its characters, or
+ * "数", "何", "幾", "几" ("数万人" is tens of thousands: no number). The groups: the numeral, the
+ * currency after it (none: a counter). Built on first use.
+ */
+const KANJI_NUMBER = onFirstUse(
+  () => new RegExp(String.raw`(?<![0-9${KANJI_NUMERAL_CHARS}\u6570\u6578\u4f55\u5e7e\u51e0])([${KANJI_NUMERAL_CHARS}]+)(?=(${KANJI_CURRENCY})|[${MULTIPLIED_HAN_AFTER}])`, 'g'),
+);
+/** What KANJI_NUMBER needs (a cheap test before the pattern). */
+const MAY_HAVE_KANJI_NUMBER = onFirstUse(() => new RegExp(`[${KANJI_NUMERAL_CHARS}]`));
+
+/**
+ * A number in kanji as digits (KANJI_NUMBER), or the match as written where it is no clear number:
+ * one character alone but before a currency ("一人", "十分" are words; "千円" is JPY 1000, but not
+ * "一円" after a Han character, "関東一円" is "all over Kanto"), digits alone written place by place
+ * but with a zero or three or more of them ("二〇二六年", "一九九五年"; not "四六時中"), and any
+ * numeral not well formed ("十百"). Exact: in BigInt.
+ */
+function kanjiNumberValue(match: string, numeral: string, currency: string | undefined, at: number, text: string): string {
+  const chars = Array.from(numeral);
+  if (chars.length === 1 && (currency === undefined || (numeral === '\u4e00' && HAN().test(text[at - 1] ?? '')))) return match;
+  const value = kanjiValue(chars);
+  return value === undefined ? match : value;
+}
+
+const HAN = unicodePattern(String.raw`^\p{sc=Han}$`, 'u');
+const KANJI_SMALL: Record<string, number> = { '\u5341': 1, '\u767e': 2, '\u5343': 3 };
+const KANJI_LARGE: Record<string, number> = { '\u4e07': 4, '\u842c': 4, '\u5104': 8, '\u4ebf': 8, '\u5146': 12 };
+
+function kanjiValue(chars: readonly string[]): string | undefined {
+  if (chars.every((c) => KANJI_DIGITS[c] !== undefined)) {
+    // Place by place ("二〇二六"): a year or a code, read so only with a zero or three digits or more.
+    if (chars.length < 3 && !chars.some((c) => KANJI_DIGITS[c] === 0)) return undefined;
+    return canonicalDecimal(chars.map((c) => KANJI_DIGITS[c]).join(''), '');
+  }
+  let total = 0n;
+  let section = 0n;
+  let digit: bigint | null = null;
+  let lastSmall = 99;
+  let lastLarge = 99;
+  for (const c of chars) {
+    const d = KANJI_DIGITS[c];
+    const small = KANJI_SMALL[c];
+    const large = KANJI_LARGE[c];
+    if (d !== undefined) {
+      // 零 holds a place ("一千零五十" is 1050); two digits in a row are no number.
+      if (d === 0) continue;
+      if (digit !== null) return undefined;
+      digit = BigInt(d);
+    } else if (small !== undefined) {
+      if (small >= lastSmall) return undefined;
+      section += (digit ?? 1n) * 10n ** BigInt(small);
+      digit = null;
+      lastSmall = small;
+    } else if (large !== undefined) {
+      section += digit ?? 0n;
+      if (large >= lastLarge || section === 0n) return undefined;
+      total += section * 10n ** BigInt(large);
+      section = 0n;
+      digit = null;
+      lastSmall = 99;
+      lastLarge = large;
+    }
+  }
+  return String(total + section + (digit ?? 0n));
+}
+
 /** How each word of LOCAL_WORD_AMOUNT_SOURCE reads, by its first two characters. */
 function localWordReading(word: string): Reading {
   return LOCAL_WORD_READINGS[word.slice(0, 2)] ?? (word.startsWith('\u062f\u0631') ? DIRHAMS : word.startsWith('\u062f\u064a') || word.startsWith('\u062f\u0646') ? DINARS : RUPEES);
@@ -706,6 +782,8 @@ export function factsOf(reply: string): Fact[] {
   let text = wide ? markScriptDigits(joined).normalize('NFKC') : joined;
   const ascii = !wide || !NON_ASCII.test(text);
   if (!ascii) text = asciiDigits(text);
+  // "三万円" is JPY 30000: a number in kanji before a currency or a counter is written in digits.
+  if (!ascii && MAY_HAVE_KANJI_NUMBER().test(text)) text = text.replace(KANJI_NUMBER(), kanjiNumberValue);
   if (!MAY_HAVE_FACTS.test(text)) return [];
   // Line endings are formatting (docs/meaning.md, "Formatting"): a list written with \r line endings is still a list.
   if (text.includes('\r')) text = text.replace(CARRIAGE_RETURNS, '\n');
