@@ -166,6 +166,17 @@ describe('"1,500": 1500 in English, 1.5 where a comma is the decimal point', () 
     expect(decided('Der Liter kostet 1,799 €.', 'Der Liter kostet 1,899 €.')).toBe('changed: amounts EUR 1,799 → EUR 1,899');
     expect(decided('Total: $1,500', 'Total: $1500')).toBe('judge');
   });
+  it('is 1500 in an amount of Mexican or Philippine pesos, whose countries write it so, in any language', () => {
+    expect(facts('El total es MX$1,500.')).toEqual(['amount MXN 1500']);
+    expect(facts('El total es de 1,500 MXN.')).toEqual(['amount MXN 1500']);
+    expect(facts('Ang kabuuan ay ₱1,500.')).toEqual(['amount PHP 1500']);
+    expect(decided('El total es MX$1,500.', 'El total es MX$1500.')).toBe('formatting');
+    expect(decided('El total es MX$1,500.', 'El total es MX$2,500.')).toBe('changed: amounts MXN 1500 → MXN 2500');
+    // "pesos" alone may be Argentina's, Chile's, Colombia's or Uruguay's, where "1,500" is 1.5: the judge decides.
+    expect(facts('El total es de 1,500 pesos.')).toEqual(['amount pesos 1,500']);
+    expect(decided('El total es de 1,500 pesos.', 'El total es de 1500 pesos.')).toBe('judge');
+    expect(decided('El total es $1,500.', 'El total es $1500.')).toBe('judge');
+  });
   it('is no known variant of "1500" either', () => {
     const m = meaningWithoutModel('Das Paket wiegt 1.500 kg.', 'Das Paket wiegt 1,500 kg.', ['Das Paket wiegt 1500 kg.'], 'judge');
     expect(m).toBe('judge');

@@ -804,7 +804,9 @@ export function factsOf(reply: string): Fact[] {
   // "1,500" is 1500 or 1.5 by the language: asked of the reply once, where it writes one (writtenAsEnglish).
   let english: boolean | undefined;
   const asEnglish = (): boolean => (english ??= writtenAsEnglish(written));
-  const amountNumerals = (numeral: string): string[] => (isCommaThousands(numeral) && !asEnglish() ? [numeral] : amountNumbersOf(numeral));
+  // `codes`: the amount's currencies, known; a currency only comma-thousands countries write ("MX$1,500") reads "1,500" as 1500 in any reply.
+  const amountNumerals = (numeral: string, codes?: readonly string[]): string[] =>
+    isCommaThousands(numeral) && !(codes !== undefined && codes.every(isCommaThousandsCurrency)) && !asEnglish() ? [numeral] : amountNumbersOf(numeral);
 
   if (text.includes('://')) {
     text = text.replace(URL_PATTERN, (raw) => {
@@ -828,11 +830,11 @@ export function factsOf(reply: string): Fact[] {
     // number after them (n1); or a minus (s4), the number (n2) and the sign or code after it (post).
     text = text.replace(patterns.amount, (raw: string, s1?: string, pre?: string, s2?: string, code?: string, s3?: string, n1?: string, s4?: string, n2?: string, post?: string) => {
       const currency = (pre ?? code ?? post ?? '').trim();
-      const [amount = '', ...rest] = amountNumerals(n1 ?? n2 ?? '');
-      // The sign is part of the amount (docs/meaning.md, "Facts"): "-$50" is not "$50". A zero has none.
-      const minus = (s1 ?? s2 ?? s3 ?? s4) !== undefined && /[1-9]/.test(amount) ? '-' : '';
       const ambiguous = AMBIGUOUS_SIGNS[currency];
       const iso = SIGN_CODES[currency] ?? currency;
+      const [amount = '', ...rest] = amountNumerals(n1 ?? n2 ?? '', ambiguous?.codes ?? [iso]);
+      // The sign is part of the amount (docs/meaning.md, "Facts"): "-$50" is not "$50". A zero has none.
+      const minus = (s1 ?? s2 ?? s3 ?? s4) !== undefined && /[1-9]/.test(amount) ? '-' : '';
       // "1.500 €" may be EUR 1500 or, as written, EUR 1.500, and "1,500 €" EUR 1500 or EUR 1.5 (twoReadings).
       out.push(ambiguous !== undefined ? readingFact(ambiguous, `${minus}${amount}`) : TWO_READINGS.test(amount) ? readingFact(codeReading(iso), `${minus}${amount}`) : { kind: 'amount', value: `${iso} ${minus}${amount}` });
       for (const n of rest) out.push({ kind: 'number', value: n });
@@ -848,7 +850,7 @@ export function factsOf(reply: string): Fact[] {
         const weight = (): boolean => between === '-' || WEIGHT_AFTER.test(written.slice(at + raw.length, at + raw.length + 8)) || WEIGHT_BEFORE.test(written.slice(Math.max(0, at - 60), at));
         const reading = wordReading(word, qualifier, sterling, weight);
         if (reading === undefined) return raw;
-        const [whole = '', ...rest] = amountNumerals(numeral);
+        const [whole = '', ...rest] = amountNumerals(numeral, reading.number === true ? undefined : reading.codes);
         // The hundredths join a whole number of their currency: cents a currency whose hundredth is a
         // cent, pence pounds, two digits alone either. Otherwise cents and pence are read as "3 cents"
         // and "3 pence" alone are, and two digits alone are a number.
@@ -993,6 +995,16 @@ const DATE_WORD_AFTER = onFirstUse(() => /^[ \u00a0](?:alkaen|asti|saakka|mennes
 /** Is the day and month that ends at `end` (its last point's index) right after a date word, or right before a Finnish one (factsOf)? */
 function dateWordNear(text: string, start: number, end: number): boolean {
   return DATE_WORD_BEFORE().test(text.slice(Math.max(0, start - 8), start)) || (text[end + 1] === ' ' || text[end + 1] === '\u00a0' ? DATE_WORD_AFTER().test(text.slice(end + 1, end + 11)) : false);
+}
+
+/**
+ * The currencies only countries that write "1,500" for 1500 and a decimal point use: the Mexican
+ * and the Philippine peso ("MX$1,500", "MXN 1,500", "1,500 Mexican pesos", "₱1,500"), read so in a
+ * reply in any language (docs/meaning.md, "Languages and locales"). "pesos" alone is not: Argentina,
+ * Chile, Colombia and Uruguay write 1500 "1.500", and "1,500" is 1.5 there.
+ */
+function isCommaThousandsCurrency(code: string): boolean {
+  return code === 'MXN' || code === 'PHP';
 }
 
 /** "1,500": COMMA_THOUSANDS, its comma tested first (a numeral's length and one character: the common numeral costs no pattern). */
