@@ -171,10 +171,6 @@ function multipliedValue(match: string, parts: string, rest: string): string {
 
 /** The characters of a number in kanji (or Chinese characters): digits, 〇 and 零, 两 (two, in Chinese), and the multipliers. */
 const KANJI_NUMERAL_CHARS = '\u3007\u96f6\u4e00\u4e8c\u4e24\u5169\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341\u767e\u5343\u4e07\u842c\u5104\u4ebf\u5146';
-/** The kanji digits' values (〇 and 零 are zero). */
-const KANJI_DIGITS: Record<string, number> = {
-  '\u3007': 0, '\u96f6': 0, '\u4e00': 1, '\u4e8c': 2, '\u4e24': 2, '\u5169': 2, '\u4e09': 3, '\u56db': 4, '\u4e94': 5, '\u516d': 6, '\u4e03': 7, '\u516b': 8, '\u4e5d': 9,
-};
 /** The currencies a number in kanji is read before ("三万円", "两千元", "五百ドル"): what makes one character alone ("千円") a number. */
 const KANJI_CURRENCY = String.raw`[\u5186\u5143]|[\u7f8e\u6e2f\u6b27\u6b50\u65e5\u97d3\u97e9]\u5143|\u30c9\u30eb|\u30e6\u30fc\u30ed`;
 /**
@@ -204,14 +200,21 @@ function kanjiNumberValue(match: string, numeral: string, currency: string | und
 }
 
 const HAN = unicodePattern(String.raw`^\p{sc=Han}$`, 'u');
-const KANJI_SMALL: Record<string, number> = { '\u5341': 1, '\u767e': 2, '\u5343': 3 };
-const KANJI_LARGE: Record<string, number> = { '\u4e07': 4, '\u842c': 4, '\u5104': 8, '\u4ebf': 8, '\u5146': 12 };
+/** The kanji digits' values (〇 and 零 are zero), and the powers of ten of the small (十 百 千) and large (万 億 兆) multipliers. Built on first use. */
+const KANJI_TABLES = onFirstUse(() => ({
+  digits: {
+    '\u3007': 0, '\u96f6': 0, '\u4e00': 1, '\u4e8c': 2, '\u4e24': 2, '\u5169': 2, '\u4e09': 3, '\u56db': 4, '\u4e94': 5, '\u516d': 6, '\u4e03': 7, '\u516b': 8, '\u4e5d': 9,
+  } as Record<string, number>,
+  small: { '\u5341': 1, '\u767e': 2, '\u5343': 3 } as Record<string, number>,
+  large: { '\u4e07': 4, '\u842c': 4, '\u5104': 8, '\u4ebf': 8, '\u5146': 12 } as Record<string, number>,
+}));
 
 function kanjiValue(chars: readonly string[]): string | undefined {
-  if (chars.every((c) => KANJI_DIGITS[c] !== undefined)) {
+  const { digits, small: smalls, large: larges } = KANJI_TABLES();
+  if (chars.every((c) => digits[c] !== undefined)) {
     // Place by place ("二〇二六"): a year or a code, read so only with a zero or three digits or more.
-    if (chars.length < 3 && !chars.some((c) => KANJI_DIGITS[c] === 0)) return undefined;
-    return canonicalDecimal(chars.map((c) => KANJI_DIGITS[c]).join(''), '');
+    if (chars.length < 3 && !chars.some((c) => digits[c] === 0)) return undefined;
+    return canonicalDecimal(chars.map((c) => digits[c]).join(''), '');
   }
   let total = 0n;
   let section = 0n;
@@ -219,9 +222,9 @@ function kanjiValue(chars: readonly string[]): string | undefined {
   let lastSmall = 99;
   let lastLarge = 99;
   for (const c of chars) {
-    const d = KANJI_DIGITS[c];
-    const small = KANJI_SMALL[c];
-    const large = KANJI_LARGE[c];
+    const d = digits[c];
+    const small = smalls[c];
+    const large = larges[c];
     if (d !== undefined) {
       // 零 holds a place ("一千零五十" is 1050); two digits in a row are no number.
       if (d === 0) continue;
