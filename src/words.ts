@@ -168,9 +168,62 @@ function shownControl(text: string): string {
   return text.replace(TERMINAL_CONTROL_RE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** oneLine for a terminal: newlines shown as ` ⏎ `, tabs as spaces, controls shown escaped. */
+/**
+ * oneLine for a terminal: newlines shown as ` ⏎ `, tabs as spaces, controls shown escaped, and
+ * each run of right-to-left text isolated, as the comment isolates it (isolateRightToLeft; the
+ * text's own isolates are escapes by then, so none can end one early): a log viewer or a terminal
+ * that lays out right-to-left text cannot draw the line's own words beside it to its side.
+ */
 export function terminalLine(text: string): string {
-  return shownControl(text.replace(TERMINAL_NEWLINE_RE, ' ⏎ ').replace(/\t/g, ' '));
+  return isolateRightToLeft(shownControl(text.replace(TERMINAL_NEWLINE_RE, ' ⏎ ').replace(/\t/g, ' ')));
+}
+
+/** A right-to-left mark (RLM, ALM) or a character of a right-to-left script: Hebrew, Arabic, Syriac, Thaana, N'Ko, ..., their presentation forms, and those beyond the BMP (by their high surrogates). */
+const RIGHT_TO_LEFT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFE\u200F\u061C]|[\uD802\uD803\uD83A\uD83B][\uDC00-\uDFFF]/;
+/** A letter that is not right-to-left: a character of the left-to-right direction. */
+const LEFT_TO_RIGHT = unicodePattern(String.raw`\p{L}`, 'u');
+/** What may follow a run at the text's end and still be its own: spaces and a number ("خلال 30"), not a quote or a stop of ours. */
+const NUMBER_TAIL = unicodePattern(String.raw`^(?:\s|\p{N}|[.,\u066B\u066C](?=\p{N}))*$`, 'u');
+const FSI = '\u2068';
+const PDI = '\u2069';
+
+/** Whether `text` holds a right-to-left character or mark (isolateRightToLeft isolates its runs). */
+export function hasRightToLeft(text: string): boolean {
+  return RIGHT_TO_LEFT.test(text);
+}
+
+/**
+ * `text` (escaped, one line, its own bidi controls dropped or shown as escapes: report/escape.ts
+ * stripControl, terminalLine) with each run of right-to-left
+ * text isolated, first strong character inside (U+2068 FIRST STRONG ISOLATE ... U+2069): a run starts
+ * at a right-to-left character and ends at the last one before a left-to-right letter, or at the
+ * text's end when only a number and spaces follow it (they are the run's: "خلال 30"). Isolated, a
+ * reply's Arabic is one neutral character to the line around it (Unicode's bidi algorithm, X5c, P2):
+ * it cannot make a line that starts with it right-to-left, nor draw the line's " · 3/5" or "where the
+ * baseline said" to its side. Text with no right-to-left character is returned as it is.
+ */
+export function isolateRightToLeft(text: string): string {
+  if (!hasRightToLeft(text)) return text;
+  const chars = Array.from(text);
+  const rtl = chars.map((c) => RIGHT_TO_LEFT.test(c));
+  const ltr = chars.map((c, i) => !(rtl[i] as boolean) && LEFT_TO_RIGHT().test(c));
+  let out = '';
+  let i = 0;
+  while (i < chars.length) {
+    if (!(rtl[i] as boolean)) {
+      out += chars[i] as string;
+      i++;
+      continue;
+    }
+    // The run: to its last right-to-left character before a left-to-right letter, or to the end.
+    let last = i;
+    let j = i + 1;
+    for (; j < chars.length && !(ltr[j] as boolean); j++) if (rtl[j] as boolean) last = j;
+    const end = j === chars.length && NUMBER_TAIL().test(chars.slice(last + 1).join('')) ? j : last + 1;
+    out += FSI + chars.slice(i, end).join('') + PDI;
+    i = end;
+  }
+  return out;
 }
 
 /** normalizeBlock for a terminal: newlines normalized to `\n`, controls shown escaped. */

@@ -57,8 +57,8 @@ export function oneLine(text: string): string {
 
 // A terminal's line and block (terminalLine, terminalBlock) are words.ts's, which every layer may use
 // (a results file's path in the record layer's RecordWriteError); the report's surfaces import them from here.
-export { terminalBlock, terminalLine } from '../words.js';
-import { headOf } from '../words.js';
+export { isolateRightToLeft, terminalBlock, terminalLine } from '../words.js';
+import { hasRightToLeft, headOf, isolateRightToLeft } from '../words.js';
 
 const INLINE_RE = /[&<>@#\\`*_[\]()!|~:$.{}-]/g;
 
@@ -76,48 +76,6 @@ export function escapeInline(text: string): string {
 /** A page's address in markdown: a link, labelled as docsLinks says. */
 function docsLink(url: string, label: string): string {
   return `[${inlineText(label)}](${url})`;
-}
-
-/** A right-to-left mark (RLM, ALM) or a character of a right-to-left script: Hebrew, Arabic, Syriac, Thaana, N'Ko, ..., their presentation forms, and those beyond the BMP (by their high surrogates). */
-const RIGHT_TO_LEFT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFE\u200F\u061C]|[\uD802\uD803\uD83A\uD83B][\uDC00-\uDFFF]/;
-/** A letter that is not right-to-left: a character of the left-to-right direction. */
-const LEFT_TO_RIGHT = unicodePattern(String.raw`\p{L}`, 'u');
-/** What may follow a run at the text's end and still be its own: spaces and a number ("خلال 30"), not a quote or a stop of ours. */
-const NUMBER_TAIL = unicodePattern(String.raw`^(?:\s|\p{N}|[.,\u066B\u066C](?=\p{N}))*$`, 'u');
-const FSI = '\u2068';
-const PDI = '\u2069';
-
-/**
- * `text` (escaped, one line, its own bidi controls dropped: stripControl) with each run of right-to-left
- * text isolated, first strong character inside (U+2068 FIRST STRONG ISOLATE ... U+2069): a run starts
- * at a right-to-left character and ends at the last one before a left-to-right letter, or at the
- * text's end when only a number and spaces follow it (they are the run's: "خلال 30"). Isolated, a
- * reply's Arabic is one neutral character to the line around it (Unicode's bidi algorithm, X5c, P2):
- * it cannot make a line that starts with it right-to-left, nor draw the line's " · 3/5" or "where the
- * baseline said" to its side. Text with no right-to-left character is returned as it is.
- */
-export function isolateRightToLeft(text: string): string {
-  if (!RIGHT_TO_LEFT.test(text)) return text;
-  const chars = Array.from(text);
-  const rtl = chars.map((c) => RIGHT_TO_LEFT.test(c));
-  const ltr = chars.map((c, i) => !(rtl[i] as boolean) && LEFT_TO_RIGHT().test(c));
-  let out = '';
-  let i = 0;
-  while (i < chars.length) {
-    if (!(rtl[i] as boolean)) {
-      out += chars[i] as string;
-      i++;
-      continue;
-    }
-    // The run: to its last right-to-left character before a left-to-right letter, or to the end.
-    let last = i;
-    let j = i + 1;
-    for (; j < chars.length && !(ltr[j] as boolean); j++) if (rtl[j] as boolean) last = j;
-    const end = j === chars.length && NUMBER_TAIL().test(chars.slice(last + 1).join('')) ? j : last + 1;
-    out += FSI + chars.slice(i, end).join('') + PDI;
-    i = end;
-  }
-  return out;
 }
 
 /**
@@ -167,7 +125,7 @@ function fixWords(text: string, escape: (s: string) => string, code: (s: string)
     .split(/( +)/)
     .map((word) => {
       const escaped = escape(word);
-      if (!escaped.includes(WJ) || RIGHT_TO_LEFT.test(word)) return escaped;
+      if (!escaped.includes(WJ) || hasRightToLeft(word)) return escaped;
       const [, lead = '', core = '', tail = ''] = /^(\(*)(.*?)([),.;:]*)$/.exec(word) ?? [];
       // What needs the span is in the word's last characters (`:smile:`): they are its, in it.
       if (!escape(core).includes(WJ)) return `${escape(lead)}${code(core + tail)}`;
@@ -295,7 +253,7 @@ export function codeSpan(text: string, options: { table?: boolean } = {}): strin
   const pad = s.startsWith('`') || s.endsWith('`') || (s.startsWith(' ') && s.endsWith(' ')) ? ' ' : '';
   const span = `${ticks}${pad}${s}${pad}${ticks}`;
   // Right-to-left text isolated as a whole span, outside its backquotes (isolateRightToLeft).
-  return RIGHT_TO_LEFT.test(s) ? FSI + span + PDI : span;
+  return hasRightToLeft(s) ? `\u2068${span}\u2069` : span;
 }
 
 /**

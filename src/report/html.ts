@@ -22,7 +22,7 @@ import { suiteEditsParts } from './suite-edits.js';
 import { causeLine, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
 import { DEFAULT_CONTEXT } from './context.js';
-import { clip, clipDetail, escapeHtml, normalizeBlock, oneLine, safeUrl, stripControl } from './escape.js';
+import { clip, clipDetail, escapeHtml, isolateRightToLeft, normalizeBlock, oneLine, safeUrl, stripControl } from './escape.js';
 import { CSP, SCRIPT, STYLE } from './html/assets.js';
 import { trendSvg, type HtmlTrendPoint } from './html/chart.js';
 import { latencyPanel } from './html/latency.js';
@@ -87,14 +87,23 @@ export interface HtmlExtras {
 // A cause's line is our words with its fix, which is said whole (docs/troubleshooting.md, "Not evaluated"): a longer bound than an item's detail.
 const LIMITS = { label: 200, detail: 300, cause: 1000, file: 200, group: 40, suite: 100 } as const;
 
-/** Text for HTML content or a quoted attribute value: entities, controls and bidi overrides dropped, one line. */
-function h(text: string): string {
+/** Text for a quoted attribute value: entities, controls and bidi overrides dropped, one line. */
+function attr(text: string): string {
   return escapeHtml(stripControl(oneLine(text)));
+}
+
+/**
+ * Text for HTML content: attr's, with each run of right-to-left text isolated, as the comment
+ * isolates it (escape.ts isolateRightToLeft; docs/meaning.md, "Languages and locales"). Text with
+ * no right-to-left character is attr's, to the byte.
+ */
+function h(text: string): string {
+  return isolateRightToLeft(attr(text));
 }
 
 /** h of one of our own lines (a cause, a why, a notice): the address of an agent-replay page in it a link (escape.ts). */
 function hLinked(text: string): string {
-  return docsLinks(stripControl(oneLine(text)), escapeHtml, (url, label) => `<a href="${escapeHtml(url)}" rel="noreferrer noopener">${escapeHtml(label)}</a>`);
+  return isolateRightToLeft(docsLinks(stripControl(oneLine(text)), escapeHtml, (url, label) => `<a href="${escapeHtml(url)}" rel="noreferrer noopener">${escapeHtml(label)}</a>`));
 }
 
 type VerdictKey = 'pass' | 'fail' | 'not_evaluated' | 'errored';
@@ -157,7 +166,7 @@ function row(v: ItemView, index: number, ctx: HtmlExtras['context'], open: boole
   // No link inside the <summary>, a control: the file's goes below it (fileRef), the why line's is the opened body's.
   const file = fileRef(f, ctx);
   const said = why ? whyText(clipDetail(why, LIMITS.detail)) : '';
-  const attrs = `data-i="${index}" data-verdict="${verdict}" data-drift="${driftKey(f)}" data-changed="${changed(v) ? 1 : 0}"${v.section === 'reworded' ? ' data-reworded="1"' : ''} data-label="${h(v.label.toLowerCase())}"`;
+  const attrs = `data-i="${index}" data-verdict="${verdict}" data-drift="${driftKey(f)}" data-changed="${changed(v) ? 1 : 0}"${v.section === 'reworded' ? ' data-reworded="1"' : ''} data-label="${attr(v.label.toLowerCase())}"`;
   return (
     `<details class="item" ${attrs}${open ? ' open' : ''}><summary>` +
     `<span><span class="pill ${verdict}">${h(v.verdict)}</span></span>` +

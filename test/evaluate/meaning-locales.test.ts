@@ -66,11 +66,14 @@ describe('numbers in locale formats', () => {
     expect(decided('Es kostet 1.500,00 €.', 'It costs €1,500.')).toBe('judge');
   });
 
-  it('a plain space between digit groups with no currency after them still separates two numbers', () => {
-    expect(facts('Wir haben 2 500 Gäste und 3 500 bei uns.')).toEqual(['number 2', 'number 500', 'number 3', 'number 500']);
+  it('one group of three after a plain space with no currency after it may be 1500 or two numbers: named as written, never formatting of "1500"', () => {
+    expect(facts('Wir haben 2 500 Gäste und 3 500 bei uns.')).toEqual(['number 2 500', 'number 3 500']);
     expect(facts('Es kostet 2 500 lei.')).toEqual(['amount lei 2500']);
     // "lei" and "leu" are read in either case of their first letter, and no other word ending so is ("bei").
-    expect(facts('Es kostet 2 500 Lei, 3 500 bei uns.')).toEqual(['amount lei 2500', 'number 3', 'number 500']);
+    expect(facts('Es kostet 2 500 Lei, 3 500 bei uns.')).toEqual(['amount lei 2500', 'number 3 500']);
+    // A unit joined to the group, a decimal, a third group or a digit after it: as before.
+    expect(facts('Il faut 2 500g et 1 500,5 l.')).toEqual(['number 2', 'number 500', 'number 1', 'number 500.5']);
+    expect(facts('Appelez le 555 123 4567.')).toEqual(['number 555', 'number 123', 'number 4567']);
   });
 });
 
@@ -163,6 +166,17 @@ describe('"1,500": 1500 in English, 1.5 where a comma is the decimal point', () 
     expect(decided('Der Liter kostet 1,799 €.', 'Der Liter kostet 1,899 €.')).toBe('changed: amounts EUR 1,799 → EUR 1,899');
     expect(decided('Total: $1,500', 'Total: $1500')).toBe('judge');
   });
+  it('is 1500 in an amount of Mexican or Philippine pesos, whose countries write it so, in any language', () => {
+    expect(facts('El total es MX$1,500.')).toEqual(['amount MXN 1500']);
+    expect(facts('El total es de 1,500 MXN.')).toEqual(['amount MXN 1500']);
+    expect(facts('Ang kabuuan ay ₱1,500.')).toEqual(['amount PHP 1500']);
+    expect(decided('El total es MX$1,500.', 'El total es MX$1500.')).toBe('formatting');
+    expect(decided('El total es MX$1,500.', 'El total es MX$2,500.')).toBe('changed: amounts MXN 1500 → MXN 2500');
+    // "pesos" alone may be Argentina's, Chile's, Colombia's or Uruguay's, where "1,500" is 1.5: the judge decides.
+    expect(facts('El total es de 1,500 pesos.')).toEqual(['amount pesos 1,500']);
+    expect(decided('El total es de 1,500 pesos.', 'El total es de 1500 pesos.')).toBe('judge');
+    expect(decided('El total es $1,500.', 'El total es $1500.')).toBe('judge');
+  });
   it('is no known variant of "1500" either', () => {
     const m = meaningWithoutModel('Das Paket wiegt 1.500 kg.', 'Das Paket wiegt 1,500 kg.', ['Das Paket wiegt 1500 kg.'], 'judge');
     expect(m).toBe('judge');
@@ -210,6 +224,32 @@ describe('a day and a month with a point after each, without a year', () => {
   });
 });
 
+describe('a day and a month of one digit each after the date words of other languages', () => {
+  // Danish and Norwegian, Czech, Slovak, Polish and Finnish write "1.5." for the 1st of May too:
+  // after their date words it is a date, so against "01.05." the meaning judge decides (it was
+  // the decimal 1.5, and the facts said changed), and against another day it is changed.
+  it.each([
+    ['Tilbudet gælder fra 1.5. til 3.5.', 'Tilbudet gælder fra 01.05. til 03.05.', 'Tilbudet gælder fra 2.5. til 3.5.'],
+    ['Butikken er stengt d. 1.5.', 'Butikken er stengt d. 01.05.', 'Butikken er stengt d. 2.5.'],
+    ['Søknaden må sendes innen 1.5.', 'Søknaden må sendes innen 01.05.', 'Søknaden må sendes innen 2.5.'],
+    ['Sleva platí od 1.5. do 3.5.', 'Sleva platí od 01.05. do 03.05.', 'Sleva platí od 2.5. do 3.5.'],
+    ['Zľava platí dňa 1.5.', 'Zľava platí dňa 01.05.', 'Zľava platí dňa 2.5.'],
+    ['Promocja trwa od 1.5. do 3.5.', 'Promocja trwa od 01.05. do 03.05.', 'Promocja trwa od 2.5. do 3.5.'],
+    ['Tarjous on voimassa 1.5. alkaen.', 'Tarjous on voimassa 01.05. alkaen.', 'Tarjous on voimassa 2.5. alkaen.'],
+    ['Tilaukset 1.5. mennessä.', 'Tilaukset 01.05. mennessä.', 'Tilaukset 2.5. mennessä.'],
+  ])('"%s" holds a date', (reply, same, other) => {
+    expect(facts(reply).slice(0, 2)).toEqual(['number 1', 'number 5']);
+    expect(decided(reply, same)).toBe('judge');
+    expect(decided(reply, other)).toBe('changed: numbers 1 → 2');
+  });
+  it('elsewhere, and in English, one digit each is still a version or a decimal', () => {
+    expect(facts('Karakter: 4.5.')).toEqual(['number 4.5']);
+    expect(facts('Opdater til version 3.2.')).toEqual(['number 3.2']);
+    expect(facts('Please do 4.5.')).toEqual(['number 4.5']);
+    expect(facts('Verze 3.2. je nainstalována.')).toEqual(['number 3.2']);
+  });
+});
+
 describe('digit groups of three with plain spaces or points and nothing after them', () => {
   it('several groups are one number', () => {
     expect(facts('Il y a 1 234 567 habitants.')).toEqual(['number 1234567']);
@@ -217,9 +257,30 @@ describe('digit groups of three with plain spaces or points and nothing after th
     expect(facts('Es sind 1.234.567,5 und 1 234 567,5 Einwohner.')).toEqual(['number 1234567.5', 'number 1234567.5']);
     expect(decided('Es sind 1.234.567 Einwohner.', 'Es sind 1.234.568 Einwohner.')).toBe('changed: numbers 1234567 → 1234568');
   });
-  it('one group after a plain space, and an IPv4 address, are still their groups', () => {
-    expect(facts('Il y a 1 500 pièces.')).toEqual(['number 1', 'number 500']);
+  it('an IPv4 address is still its groups', () => {
     expect(facts('Server 192.168.100.200 is up')).toEqual(['number 192', 'number 168', 'number 100', 'number 200']);
+  });
+  // French, Norwegian, Swedish, Polish and Czech write 1500 with a plain space as often as with a
+  // no-break one; English may write two numbers so ("page 1 500 words"). Either way, never a false same.
+  it.each([
+    ['Il y a 1 500 pièces en stock.', 'Il y a 1500 pièces en stock.', 'Il y a 1 600 pièces en stock.'],
+    ['Vi har 1 500 stykker på lager.', 'Vi har 1500 stykker på lager.', 'Vi har 2 500 stykker på lager.'],
+    ['Det finns 1 500 exemplar i lager.', 'Det finns 1\u00a0500 exemplar i lager.', 'Det finns 1 050 exemplar i lager.'],
+    ['Mamy 1 500 sztuk w magazynie.', 'Mamy 1500 sztuk w magazynie.', 'Mamy 15 sztuk w magazynie.'],
+    ['Skladem je 1 500 kusů.', 'Skladem je 1500 kusů.', 'Skladem je -1 500 kusů.'],
+  ])('"%s" is 1500 or two numbers: against 1500 the judge decides, against another number it is changed', (reply, same, other) => {
+    expect(decided(reply, same)).toBe('judge');
+    expect(decided(reply, same, 'facts')).toBe('unchecked: the facts are the same and meaning.check is facts, which asks no model');
+    expect(decided(reply, reply.replace('.', '!'))).toBe('formatting');
+    expect(decided(reply, other)).toMatch(/^changed: numbers 1 500 → /);
+  });
+  it('"1 500" against "1,500", "1.500" and the two numbers 1 and 500', () => {
+    expect(decided('Il y a 1 500 pièces.', 'There are 1,500 pieces.')).toBe('judge');
+    expect(decided('Il y a 1 500 pièces.', 'Es sind 1.500 Stück.')).toBe('judge');
+    // Read as the two numbers 1 and 500, it tells what a rewording that parts them tells: the facts cannot tell.
+    expect(decided('Page 1 500 words.', 'Page 1: 500 words.')).toBe('judge');
+    expect(decided('Page 1 500 words.', 'Page 1 and 500 words.', 'facts')).toBe('unchecked: the facts are the same and meaning.check is facts, which asks no model');
+    expect(decided('Page 1 500 words.', 'Page 2: 500 words.')).toBe('changed: numbers 1 500 → 2, 500');
   });
 });
 
@@ -233,6 +294,36 @@ describe('multipliers in kanji and hangul, and the currencies of Korea, China an
   it('a multiplier before a Han character that is no counter or currency is no multiplier ("3千葉" is 3 and Chiba)', () => {
     expect(facts('3千葉に行きます')).toEqual(['number 3']);
     expect(facts('3千人、5百年、2万件、3千多人、5千ドル')).toEqual(['amount dollars 5000', 'number 3000', 'number 500', 'number 20000', 'number 3000']);
+  });
+  it.each([
+    ['公園には約3千羽のハトがいます。', '公園には約3,000羽のハトがいます。', 'number 3000'],
+    ['1日に5千杯のコーヒーを販売しています。', '1日に5,000杯のコーヒーを販売しています。', 'number 5000'],
+    ['参加者は3万以上でした。', '参加者は30,000以上でした。', 'number 30000'],
+    ['対象は約2万世帯です。', '対象は約20,000世帯です。', 'number 20000'],
+    ['仓库里有5千只鸡。', '仓库里有5,000只鸡。', 'number 5000'],
+    ['每天卖出3万张票。', '每天卖出30,000张票。', 'number 30000'],
+    ['销量在3千左右。', '销量在3,000左右。', 'number 3000'],
+  ])('"%s": a multiplier before a common counter or a word of about, over or under is read', (reply, digits, fact) => {
+    expect(facts(reply)).toContain(fact);
+    expect(decided(reply, digits)).toBe('judge');
+  });
+  it('a number in kanji before a currency or a counter is its number: "三万円" is JPY 30000', () => {
+    expect(facts('価格は三万円です。')).toEqual(['amount JPY 30000']);
+    expect(facts('参加者は五百人でした。送料は一万五千円、予算は一億二千万円です。')).toEqual(['amount JPY 15000', 'amount JPY 120000000', 'number 500']);
+    expect(facts('二〇二六年と一九九五年に、約千円で。')).toEqual(['amount JPY 1000', 'number 2026', 'number 1995']);
+    expect(facts('价格是两千元,共一千零五十个。')).toEqual(['amount 元 2000', 'number 1050']);
+    expect(decided('価格は三万円です。', '価格は30,000円です。')).toBe('judge');
+    expect(decided('価格は三万円です。', '価格は3万円です。')).toBe('judge');
+    expect(decided('価格は三万円です。', '価格は三千円です。')).toBe('changed: amounts JPY 30000 → JPY 3000');
+    expect(decided('参加者は五百人でした。', '参加者は500人でした。')).toBe('judge');
+    expect(decided('参加者は五百人でした。', '参加者は六百人でした。')).toBe('changed: numbers 500 → 600');
+  });
+  it('a word written with a numeral is no number: one character alone, a vague count, a numeral not well formed', () => {
+    // "十分" is "enough", "一人で" "alone", "関東一円" "all over Kanto", "数万人" "tens of thousands", "四六時中" "all day".
+    for (const reply of ['準備は十分です。', '一人で行きます。', '関東一円で販売しています。', '数万人が来ました。', '四六時中働いています。', '第三回の会議です。', '十百円']) {
+      expect([reply, facts(reply)]).toEqual([reply, []]);
+    }
+    expect(decided('準備は十分です。', '準備は大丈夫です。')).toBe('judge');
   });
   it('원 after a number is KRW, 元 the yuan (or the dollar of Taiwan or Hong Kong), บาท THB', () => {
     expect(facts('가격은 3만 원입니다')).toEqual(['amount KRW 30000']);

@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { codeSpan, escapeInline, renderComment } from '../../src/report/index.js';
 import { escapeHtmlInline } from '../../src/report/escape.js';
+import { renderHtml } from '../../src/report/html.js';
+import { renderTerminal } from '../../src/report/terminal.js';
 import { ctx, run } from './fixtures.js';
 import { differing } from './meaning-fixtures.js';
 
@@ -58,5 +60,43 @@ describe('right-to-left text in inline markdown and HTML', () => {
     expect(checked.length).toBeGreaterThanOrEqual(3);
     for (const line of checked) expect([line, RTL.test(outsideIsolates(line))]).toEqual([line, false]);
     expect(md).not.toContain('\u202e');
+  });
+});
+
+describe('right-to-left text in report.html', () => {
+  const record = (): ReturnType<typeof run> =>
+    run([
+      differing('استرداد-المبلغ', 'يمكنك الإرجاع خلال ٣٠ يوماً.', 'يمكنك الإرجاع خلال ١٤ يوماً.', { value: 'changed', by: 'judge', detail: 'يقول ١٤ يوماً', score: 0.2 }),
+      differing('refund-window', 'Refunds within 30 days.', 'Refunds within 14 days.', { value: 'changed', by: 'facts', detail: 'numbers 30 → 14' }),
+    ]);
+
+  it("isolates a fixture's name in Arabic in its row, as the comment does, and leaves the row's own words outside", () => {
+    const html = renderHtml(record());
+    const label = html.split('\n').find((l) => l.includes('class="label"') && RTL.test(l));
+    expect(label).toContain(`<span class="label">${FSI}استرداد-المبلغ${PDI}</span>`);
+    // The search box matches the name as written: its attribute holds no isolate.
+    expect(html).toContain('data-label="استرداد-المبلغ"');
+  });
+
+  it('leaves a report with no right-to-left text as it was, with no isolate in it', () => {
+    const html = renderHtml(run([differing('refund-window', 'Refunds within 30 days.', 'Refunds within 14 days.', { value: 'changed', by: 'facts', detail: 'numbers 30 → 14' })]));
+    expect(html).not.toContain(FSI);
+    expect(html).toContain('<span class="label">refund-window</span>');
+  });
+});
+
+describe('right-to-left text on the terminal', () => {
+  it("isolates a fixture's name and a judge's difference in Arabic, its own controls shown as escapes; ASCII lines as they were", () => {
+    const r = run([
+      differing('استرداد-المبلغ', 'يمكنك الإرجاع خلال ٣٠ يوماً.', 'يمكنك الإرجاع خلال ١٤ يوماً.', { value: 'changed', by: 'judge', detail: 'يقول ١٤ يوماً\u202e', score: 0.2 }),
+      differing('refund-window', 'Refunds within 30 days.', 'Refunds within 14 days.', { value: 'changed', by: 'facts', detail: 'numbers 30 → 14' }),
+    ]);
+    const lines = renderTerminal(r, { color: false }).split('\n');
+    // A reply's lines in the diff ("        - ...") are each a paragraph of their own, shown as written (as in the comment's code block).
+    const rtl = lines.filter((l) => RTL.test(l) && !/^ +[-+] /.test(l));
+    expect(rtl.length).toBeGreaterThanOrEqual(1);
+    for (const line of rtl) expect([line, RTL.test(outsideIsolates(line))]).toEqual([line, false]);
+    expect(lines.join('\n')).toContain(`${FSI}يقول ١٤ يوماً${PDI}\\u202e`);
+    for (const line of lines.filter((l) => !RTL.test(l))) expect([line, line.includes(FSI)]).toEqual([line, false]);
   });
 });

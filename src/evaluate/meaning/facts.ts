@@ -8,7 +8,7 @@
 
 import type { Fact, FactKind, FactsDifference } from '../../types/meaning.js';
 import { asciiDigits, markScriptDigits, stripListMarkers } from './normalize.js';
-import { unicodePattern } from '../../patterns.js';
+import { onFirstUse, unicodePattern } from '../../patterns.js';
 import { headOf } from '../../words.js';
 
 export type { Fact, FactKind, FactsDifference };
@@ -118,19 +118,26 @@ const LOCAL_WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![JN]|[N][.,
 const MAY_HAVE_LOCAL_WORD_AMOUNT = /[\u0631\u062f\u062c\u0930\u30c9\u30e6\uc6d0\u5143\u0e1a]/;
 /**
  * The Han characters a multiplied number may be followed by: a currency's ("円", "元", "美元", "港元",
- * "欧元", "日元", "韩元") and the common counters and units ("人", "件", "個", "年", "歩", "多" in "3千多人", ...).
+ * "欧元", "日元", "韩元"), the common counters and units of Japanese and Chinese ("人", "件", "個",
+ * "年", "歩", "羽", "杯", "着", "箱", "只", "条", "张", "斤", "世" in "3万世帯", ...), and the words of
+ * about, over and under ("多" in "3千多人", "以" in "3万以上", "未満", "超", "強", "程", "近", "左右").
+ * A closed list, not an open rule: the characters that follow a multiplier in a word or a name
+ * ("千葉", "千代田", "万博", "百貨店") are more, and open, than the counters are.
  */
-const MULTIPLIED_HAN_AFTER = '円元美港欧歐日韓韩人名件個个台回本枚冊册歳岁年月時时分秒週周歩步点點位次多余餘倍戸户軒社校票部字頭头匹株平米公克吨噸里';
+const MULTIPLIED_HAN_AFTER =
+  '円元美港欧歐日韓韩人名件個个台回本枚冊册歳岁年月時时分秒週周歩步点點位次多余餘倍戸户軒社校票部字頭头匹株平米公克吨噸里' +
+  '羽杯着足粒缶箱袋束通隻艘機棟階泊食錠席床店語頁坪畳世只条條张張块塊辆輛间間家座份双雙套把支枝根片颗顆斤两兩升亩畝瓦毫' +
+  '以未超強强弱程近左';
 /**
  * A number with a multiplier written after it in kanji or hangul: "3万" (ten thousands), "1,000万", "1.5万",
  * "3千", "5百" "1億2000万", "1万5000", "3만 5천" (Korean writes a space between them): the groups are the
  * parts, then the digits after the last multiplier (docs/meaning.md, "Languages and locales").
  * Not before a Han character other than a currency's or a counter's (MULTIPLIED_HAN_AFTER): "3千葉" is 3 and Chiba.
  */
-const MULTIPLIED = new RegExp(
+const MULTIPLIED = onFirstUse(() => new RegExp(
   String.raw`(?<![0-9.,])((?:[0-9]+(?:[.,][0-9]+)*(?:[\u767e\u5343\ubc31\ucc9c]?[\u4e07\u842c\u5104\u4ebf\u5146\ub9cc\uc5b5]|[\u767e\u5343\ubc31\ucc9c])(?: (?=[0-9]+(?:[.,][0-9]+)*[\u767e\u5343\ubc31\ucc9c\u4e07\u842c\u5104\u4ebf\u5146\ub9cc\uc5b5]))?)+)([0-9]*)(?![0-9])(?!(?![${MULTIPLIED_HAN_AFTER}])[\u3400-\u9fff\uf900-\ufaff])`,
   'g',
-);
+));
 /** One part of a MULTIPLIED match: its numeral, its small multiplier (hundred, thousand) and its large one (ten thousand, ...). */
 const MULTIPLIED_PART = /([0-9]+(?:[.,][0-9]+)*)([\u767e\u5343\ubc31\ucc9c]?)([\u4e07\u842c\u5104\u4ebf\u5146\ub9cc\uc5b5]?) ?/gy;
 /** What MULTIPLIED needs (a cheap test before the pattern). */
@@ -160,6 +167,85 @@ function multipliedValue(match: string, parts: string, rest: string): string {
   for (const t of terms) total += BigInt(t.digits) * 10n ** BigInt(t.shift + scale);
   const digits = total.toString().padStart(scale + 1, '0');
   return canonicalDecimal(digits.slice(0, digits.length - scale), digits.slice(digits.length - scale));
+}
+
+/** The characters of a number in kanji (or Chinese characters): digits, 〇 and 零, 两 (two, in Chinese), and the multipliers. */
+const KANJI_NUMERAL_CHARS = '\u3007\u96f6\u4e00\u4e8c\u4e24\u5169\u4e09\u56db\u4e94\u516d\u4e03\u516b\u4e5d\u5341\u767e\u5343\u4e07\u842c\u5104\u4ebf\u5146';
+/** The currencies a number in kanji is read before ("三万円", "两千元", "五百ドル"): what makes one character alone ("千円") a number. */
+const KANJI_CURRENCY = String.raw`[\u5186\u5143]|[\u7f8e\u6e2f\u6b27\u6b50\u65e5\u97d3\u97e9]\u5143|\u30c9\u30eb|\u30e6\u30fc\u30ed`;
+/**
+ * A number in kanji right before a currency or a counter (docs/meaning.md, "Languages and locales"):
+ * "三万円", "五百人", "一万五千円", "二〇二六年". Not after a digit, another of its characters, or
+ * "数", "何", "幾", "几" ("数万人" is tens of thousands: no number). The groups: the numeral, the
+ * currency after it (none: a counter). Built on first use.
+ */
+const KANJI_NUMBER = onFirstUse(
+  () => new RegExp(String.raw`(?<![0-9${KANJI_NUMERAL_CHARS}\u6570\u6578\u4f55\u5e7e\u51e0])([${KANJI_NUMERAL_CHARS}]+)(?=(${KANJI_CURRENCY})|[${MULTIPLIED_HAN_AFTER}])`, 'g'),
+);
+/** What KANJI_NUMBER needs (a cheap test before the pattern). */
+const MAY_HAVE_KANJI_NUMBER = onFirstUse(() => new RegExp(`[${KANJI_NUMERAL_CHARS}]`));
+
+/**
+ * A number in kanji as digits (KANJI_NUMBER), or the match as written where it is no clear number:
+ * one character alone but before a currency ("一人", "十分" are words; "千円" is JPY 1000, but not
+ * "一円" after a Han character, "関東一円" is "all over Kanto"), digits alone written place by place
+ * but with a zero or three or more of them ("二〇二六年", "一九九五年"; not "四六時中"), and any
+ * numeral not well formed ("十百"). Exact: in BigInt.
+ */
+function kanjiNumberValue(match: string, numeral: string, currency: string | undefined, at: number, text: string): string {
+  const chars = Array.from(numeral);
+  if (chars.length === 1 && (currency === undefined || (numeral === '\u4e00' && HAN().test(text[at - 1] ?? '')))) return match;
+  const value = kanjiValue(chars);
+  return value === undefined ? match : value;
+}
+
+const HAN = unicodePattern(String.raw`^\p{sc=Han}$`, 'u');
+/** The kanji digits' values (〇 and 零 are zero), and the powers of ten of the small (十 百 千) and large (万 億 兆) multipliers. Built on first use. */
+const KANJI_TABLES = onFirstUse(() => ({
+  digits: {
+    '\u3007': 0, '\u96f6': 0, '\u4e00': 1, '\u4e8c': 2, '\u4e24': 2, '\u5169': 2, '\u4e09': 3, '\u56db': 4, '\u4e94': 5, '\u516d': 6, '\u4e03': 7, '\u516b': 8, '\u4e5d': 9,
+  } as Record<string, number>,
+  small: { '\u5341': 1, '\u767e': 2, '\u5343': 3 } as Record<string, number>,
+  large: { '\u4e07': 4, '\u842c': 4, '\u5104': 8, '\u4ebf': 8, '\u5146': 12 } as Record<string, number>,
+}));
+
+function kanjiValue(chars: readonly string[]): string | undefined {
+  const { digits, small: smalls, large: larges } = KANJI_TABLES();
+  if (chars.every((c) => digits[c] !== undefined)) {
+    // Place by place ("二〇二六"): a year or a code, read so only with a zero or three digits or more.
+    if (chars.length < 3 && !chars.some((c) => digits[c] === 0)) return undefined;
+    return canonicalDecimal(chars.map((c) => digits[c]).join(''), '');
+  }
+  let total = 0n;
+  let section = 0n;
+  let digit: bigint | null = null;
+  let lastSmall = 99;
+  let lastLarge = 99;
+  for (const c of chars) {
+    const d = digits[c];
+    const small = smalls[c];
+    const large = larges[c];
+    if (d !== undefined) {
+      // 零 holds a place ("一千零五十" is 1050); two digits in a row are no number.
+      if (d === 0) continue;
+      if (digit !== null) return undefined;
+      digit = BigInt(d);
+    } else if (small !== undefined) {
+      if (small >= lastSmall) return undefined;
+      section += (digit ?? 1n) * 10n ** BigInt(small);
+      digit = null;
+      lastSmall = small;
+    } else if (large !== undefined) {
+      section += digit ?? 0n;
+      if (large >= lastLarge || section === 0n) return undefined;
+      total += section * 10n ** BigInt(large);
+      section = 0n;
+      digit = null;
+      lastSmall = 99;
+      lastLarge = large;
+    }
+  }
+  return String(total + section + (digit ?? 0n));
 }
 
 /** How each word of LOCAL_WORD_AMOUNT_SOURCE reads, by its first two characters. */
@@ -699,6 +785,8 @@ export function factsOf(reply: string): Fact[] {
   let text = wide ? markScriptDigits(joined).normalize('NFKC') : joined;
   const ascii = !wide || !NON_ASCII.test(text);
   if (!ascii) text = asciiDigits(text);
+  // "三万円" is JPY 30000: a number in kanji before a currency or a counter is written in digits.
+  if (!ascii && MAY_HAVE_KANJI_NUMBER().test(text)) text = text.replace(KANJI_NUMBER(), kanjiNumberValue);
   if (!MAY_HAVE_FACTS.test(text)) return [];
   // Line endings are formatting (docs/meaning.md, "Formatting"): a list written with \r line endings is still a list.
   if (text.includes('\r')) text = text.replace(CARRIAGE_RETURNS, '\n');
@@ -711,7 +799,7 @@ export function factsOf(reply: string): Fact[] {
   const patterns = ascii ? patternsOf().ascii : patternsOf().unicode;
   if (MAY_HAVE_SPACED_THOUSANDS.test(text)) text = text.replace(patterns.spacedThousands, (_m, first: string, groups: string) => first + groups.replace(/ /g, ''));
   // "3万円" is JPY 30000: a multiplier in kanji or hangul is written out before the facts are read.
-  if (!ascii && MAY_HAVE_MULTIPLIER.test(text)) text = text.replace(MULTIPLIED, multipliedValue);
+  if (!ascii && MAY_HAVE_MULTIPLIER.test(text)) text = text.replace(MULTIPLIED(), multipliedValue);
   // The text as written, before the facts below are blanked out of it (each blank keeps its
   // length): a hyphen right after an amount's or a time's digit joins a range ("$40-50"), it is no
   // minus of the number after it (docs/meaning.md, "Facts").
@@ -719,7 +807,9 @@ export function factsOf(reply: string): Fact[] {
   // "1,500" is 1500 or 1.5 by the language: asked of the reply once, where it writes one (writtenAsEnglish).
   let english: boolean | undefined;
   const asEnglish = (): boolean => (english ??= writtenAsEnglish(written));
-  const amountNumerals = (numeral: string): string[] => (isCommaThousands(numeral) && !asEnglish() ? [numeral] : amountNumbersOf(numeral));
+  // `codes`: the amount's currencies, known; a currency only comma-thousands countries write ("MX$1,500") reads "1,500" as 1500 in any reply.
+  const amountNumerals = (numeral: string, codes?: readonly string[]): string[] =>
+    isCommaThousands(numeral) && !(codes !== undefined && codes.every(isCommaThousandsCurrency)) && !asEnglish() ? [numeral] : amountNumbersOf(numeral);
 
   if (text.includes('://')) {
     text = text.replace(URL_PATTERN, (raw) => {
@@ -743,11 +833,11 @@ export function factsOf(reply: string): Fact[] {
     // number after them (n1); or a minus (s4), the number (n2) and the sign or code after it (post).
     text = text.replace(patterns.amount, (raw: string, s1?: string, pre?: string, s2?: string, code?: string, s3?: string, n1?: string, s4?: string, n2?: string, post?: string) => {
       const currency = (pre ?? code ?? post ?? '').trim();
-      const [amount = '', ...rest] = amountNumerals(n1 ?? n2 ?? '');
-      // The sign is part of the amount (docs/meaning.md, "Facts"): "-$50" is not "$50". A zero has none.
-      const minus = (s1 ?? s2 ?? s3 ?? s4) !== undefined && /[1-9]/.test(amount) ? '-' : '';
       const ambiguous = AMBIGUOUS_SIGNS[currency];
       const iso = SIGN_CODES[currency] ?? currency;
+      const [amount = '', ...rest] = amountNumerals(n1 ?? n2 ?? '', ambiguous?.codes ?? [iso]);
+      // The sign is part of the amount (docs/meaning.md, "Facts"): "-$50" is not "$50". A zero has none.
+      const minus = (s1 ?? s2 ?? s3 ?? s4) !== undefined && /[1-9]/.test(amount) ? '-' : '';
       // "1.500 €" may be EUR 1500 or, as written, EUR 1.500, and "1,500 €" EUR 1500 or EUR 1.5 (twoReadings).
       out.push(ambiguous !== undefined ? readingFact(ambiguous, `${minus}${amount}`) : TWO_READINGS.test(amount) ? readingFact(codeReading(iso), `${minus}${amount}`) : { kind: 'amount', value: `${iso} ${minus}${amount}` });
       for (const n of rest) out.push({ kind: 'number', value: n });
@@ -763,7 +853,7 @@ export function factsOf(reply: string): Fact[] {
         const weight = (): boolean => between === '-' || WEIGHT_AFTER.test(written.slice(at + raw.length, at + raw.length + 8)) || WEIGHT_BEFORE.test(written.slice(Math.max(0, at - 60), at));
         const reading = wordReading(word, qualifier, sterling, weight);
         if (reading === undefined) return raw;
-        const [whole = '', ...rest] = amountNumerals(numeral);
+        const [whole = '', ...rest] = amountNumerals(numeral, reading.number === true ? undefined : reading.codes);
         // The hundredths join a whole number of their currency: cents a currency whose hundredth is a
         // cent, pence pounds, two digits alone either. Otherwise cents and pence are read as "3 cents"
         // and "3 pence" alone are, and two digits alone are a number.
@@ -835,17 +925,26 @@ export function factsOf(reply: string): Fact[] {
       return blank(raw.length);
     });
   }
+  // Where a lone group read with the run before it ends ("1 500": spacedGroupEnd); the runs before it are read.
+  let read = 0;
   for (const run of runsWithDigits(text)) {
+    if (run.start < read) continue;
     const before = run.start === 0 ? '' : text[run.start - 1];
     const sign = isMinus(before) && (run.start < 2 || !LETTER_OR_DIGIT().test(written[run.start - 2] as string)) ? '-' : '';
     const piece = text.slice(run.start, run.end);
+    const groupEnd = spacedGroupEnd(text, run.start, run.end);
+    if (groupEnd !== -1) {
+      out.push(spacedGroupFact(`${sign}${piece}`, text.slice(run.end + 1, groupEnd)));
+      read = groupEnd;
+      continue;
+    }
     // "12.07." (a point after the day and after the month, no year) is a date, as German writes one:
     // its numbers, as "12.07.2026" is. A dash after another date's point joins a range ("12.07.–15.07.").
     // With one digit for each ("3.2.") it is a date only after a date word ("am 1.5.") or in a range
     // ("1.5.–3.5."): "Version 3.2." is a version.
     const ranged = sign !== '' && written[run.start - 2] === '.';
     const date = (sign === '' || ranged) && text[run.end] === '.' && !isDigit(text[run.end + 1]) ? DAY_MONTH.exec(piece) : null;
-    const dated = date !== null && (piece.length > 3 || ranged || isMinus(text[run.end + 1]) || DATE_WORD_BEFORE.test(written.slice(Math.max(0, run.start - 6), run.start)));
+    const dated = date !== null && (piece.length > 3 || ranged || isMinus(text[run.end + 1]) || dateWordNear(written, run.start, run.end));
     if (date !== null && dated && !asEnglish()) {
       for (const n of date.slice(1)) out.push({ kind: 'number', value: canonicalDecimal(n as string, '') });
     } else runFacts(piece, sign, out, asEnglish);
@@ -853,10 +952,63 @@ export function factsOf(reply: string): Fact[] {
   return out;
 }
 
+/**
+ * "1 500": one to three digits, a plain space and one group of three digits, with no other group,
+ * digit or letter right before or after it ("1 500 pièces", not "2 500g", "1 500 000" or "1 500,5").
+ * French, the Nordic languages, Polish or Czech write 1500 so, and English may write two numbers
+ * so ("page 1 500 words"): where the group ends, to be read as one fact that may be either
+ * (spacedGroupFact), or -1. Plain character tests: it is asked of every run of digits.
+ */
+function spacedGroupEnd(text: string, start: number, end: number): number {
+  if (end - start > 3 || text[end] !== ' ' || text[start] === '0') return -1;
+  for (let i = start; i < end; i++) if (!isDigit(text[i])) return -1;
+  if (!(isDigit(text[end + 1]) && isDigit(text[end + 2]) && isDigit(text[end + 3]))) return -1;
+  const after = end + 4;
+  const next = text[after];
+  if (isCodeChar(next) || ((next === '.' || next === ',' || next === '-') && isCodeChar(text[after + 1])) || (next === ' ' && isDigit(text[after + 1]))) return -1;
+  // Not the second group of a longer run ("12 345 678" that SPACED_THOUSANDS_SOURCE did not join).
+  if (text[start - 1] === ' ' && isDigit(text[start - 2])) return -1;
+  return after;
+}
+
+/**
+ * The fact of "1 500" (spacedGroupEnd; `first` with its minus): the number 1500, or as written, so
+ * that against "1500" the facts cannot tell (the meaning judge decides), against "1 600" or "1 500"
+ * they can, and it is never formatting of "1500" (docs/meaning.md, "Languages and locales").
+ */
+function spacedGroupFact(first: string, group: string): Fact {
+  const written = `${first} ${group}`;
+  const value = first + group;
+  return { kind: 'number', value: written, may: [{ kind: 'number', value }, { kind: 'number', value: written }] };
+}
+
 /** A day and a month with a point between them ("12.07", "1.5"), read as a date where a point follows (factsOf). */
 const DAY_MONTH = /^(0?[1-9]|[12][0-9]|3[01])\.(0?[1-9]|1[0-2])$/;
-/** A word a date follows, in the languages that write "1.5." for the 1st of May: "am", "vom", "ab", "bis", "zum", "seit", "den" (factsOf). */
-const DATE_WORD_BEFORE = /(?:^|[^A-Za-z])(?:[Aa]m|[Vv]om|[Aa]b|[Bb]is|[Zz]um|[Ss]eit|[Dd]en)[ \u00a0]$/;
+/**
+ * The words a date follows in the languages that write "1.5." for the 1st of May, with a capital or
+ * none: German "am", "vom", "ab", "bis", "zum", "seit", "den"; Danish and Norwegian "den", "d.",
+ * "fra", "til", "innen", "inden", "senest"; Czech and Slovak "od", "do", "dne", "dňa"; Polish
+ * "od", "do", "dnia". And the words Finnish writes after it: "alkaen", "asti", "saakka",
+ * "mennessä" ("1.5. alkaen"). Swedish and Dutch write a day and a month otherwise ("1/5", "1-5"),
+ * so none of theirs. Built on first use (patterns.ts).
+ */
+const DATE_WORD_BEFORE = onFirstUse(() => /(?:^|[^A-Za-z])(?:[Aa]m|[Vv]om|[Aa]b|[Bb]is|[Zz]um|[Ss]eit|[Dd]en|[Dd]\.|[Ff]ra|[Tt]il|[Ii]nnen|[Ii]nden|[Ss]enest|[Oo]d|[Dd]o|[Dd]ne|[Dd]\u0148a|[Dd]nia)[ \u00a0]$/);
+const DATE_WORD_AFTER = onFirstUse(() => /^[ \u00a0](?:alkaen|asti|saakka|menness\u00e4)(?![A-Za-z])/);
+
+/** Is the day and month that ends at `end` (its last point's index) right after a date word, or right before a Finnish one (factsOf)? */
+function dateWordNear(text: string, start: number, end: number): boolean {
+  return DATE_WORD_BEFORE().test(text.slice(Math.max(0, start - 8), start)) || (text[end + 1] === ' ' || text[end + 1] === '\u00a0' ? DATE_WORD_AFTER().test(text.slice(end + 1, end + 11)) : false);
+}
+
+/**
+ * The currencies only countries that write "1,500" for 1500 and a decimal point use: the Mexican
+ * and the Philippine peso ("MX$1,500", "MXN 1,500", "1,500 Mexican pesos", "₱1,500"), read so in a
+ * reply in any language (docs/meaning.md, "Languages and locales"). "pesos" alone is not: Argentina,
+ * Chile, Colombia and Uruguay write 1500 "1.500", and "1,500" is 1.5 there.
+ */
+function isCommaThousandsCurrency(code: string): boolean {
+  return code === 'MXN' || code === 'PHP';
+}
 
 /** "1,500": COMMA_THOUSANDS, its comma tested first (a numeral's length and one character: the common numeral costs no pattern). */
 function isCommaThousands(numeral: string): boolean {
@@ -1052,7 +1204,27 @@ export function compareFacts(baseline: readonly Fact[], now: readonly Fact[]): F
   // Most replies with "$5" in them tell the facts of their baseline, in its order or another: they
   // pair up at once, at any size, and skip the search.
   if (pairUp(baseline, now)) return { baseline: [], now: [] };
-  return matchAmbiguous(baseline, now);
+  return splitSpacedGroups(matchAmbiguous(baseline, now));
+}
+
+/** A fact of "1 500" (spacedGroupFact): a number whose value holds its space. */
+const isSpacedGroup = (f: Fact): boolean => f.kind === 'number' && f.value.includes(' ');
+
+/**
+ * A difference that names "1 500" (spacedGroupFact), where "1 500" read as the two numbers 1 and 500
+ * leaves nothing that differs ("page 1 500 words" against "page 1: 500 words"): none, for the facts
+ * cannot tell (the meaning judge decides; never formatting, as "1 500" is not written as "1" and "500").
+ * Any other difference as it is.
+ */
+function splitSpacedGroups(diff: FactsDifference): FactsDifference {
+  if (!(diff.baseline.some(isSpacedGroup) || diff.now.some(isSpacedGroup))) return diff;
+  const split = (facts: readonly Fact[]): Fact[] =>
+    facts.flatMap((f) => {
+      if (!isSpacedGroup(f)) return [f];
+      const [first = '', group = ''] = f.value.split(' ');
+      return [{ kind: 'number', value: first }, { kind: 'number', value: canonicalDecimal(group, '') }];
+    });
+  return noFactsDiffer(compareExact(split(diff.baseline), split(diff.now))) ? { baseline: [], now: [] } : diff;
 }
 
 const isAmbiguous = (f: Fact): boolean => f.may !== undefined;
