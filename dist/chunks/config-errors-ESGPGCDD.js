@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderConfigErrors,terminalIssue}from"./chunk-NOBRMJL5.js";import"./chunk-6ZYBJSY6.js";import"./chunk-UQ2XQ6SS.js";import"./chunk-EPVBGIVD.js";import"./chunk-2DR4GDOC.js";import"./chunk-BI4DH4ME.js";import"./chunk-3Q2EM4YM.js";import"./chunk-FZDRBJVP.js";import"./chunk-QM5LHI6K.js";import"./chunk-FH3UL5QU.js";import"./chunk-6BPKDHAS.js";export{renderConfigErrors,terminalIssue};

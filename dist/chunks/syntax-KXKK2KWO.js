@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{alsoMoved,yamlSyntaxIssues}from"./chunk-B4TS54SW.js";import{SYNTAX_FIX,onlyDuplicateKeys}from"./chunk-MSOUSX6H.js";import"./chunk-2DR4GDOC.js";import"./chunk-BI4DH4ME.js";import"./chunk-QM5LHI6K.js";import"./chunk-FH3UL5QU.js";import"./chunk-6BPKDHAS.js";export{SYNTAX_FIX,alsoMoved,onlyDuplicateKeys,yamlSyntaxIssues};
