@@ -22,7 +22,7 @@ import { suiteEditsParts } from './suite-edits.js';
 import { causeLine, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
 import { DEFAULT_CONTEXT } from './context.js';
-import { clip, clipDetail, escapeHtml, isolateRightToLeft, normalizeBlock, oneLine, safeUrl, stripControl } from './escape.js';
+import { clip, clipDetail, escapeHtml, isolateRightToLeft, normalizeBlock, oneLine, stripControl } from './escape.js';
 import { CSP, SCRIPT, STYLE } from './html/assets.js';
 import { trendSvg, type HtmlTrendPoint } from './html/chart.js';
 import { latencyPanel } from './html/latency.js';
@@ -36,7 +36,7 @@ import { itemsData, scriptJson } from './html/data.js';
 import { faultLine, liveWords } from './simulation.js';
 import { lineChecks, lineWords } from './persona.js';
 import { capitalized } from '../words.js';
-import { validSha } from './metadata.js';
+import { blobUrl } from './item-parts.js';
 import { judgeFallbackText } from './judge-mode.js';
 import { docsLinks } from '../version.js';
 import { meaningOffAfter, withMeaningHead } from './cause-details.js';
@@ -131,11 +131,7 @@ function changed(v: Pick<ItemView, 'section'>): boolean {
 function fileRef(f: Item, ctx: HtmlExtras['context']): { text: string; link: string | null } {
   const where = h(clip(f.line > 0 ? `${f.file}:${f.line}` : f.file, LIMITS.file));
   const text = `<span class="file">${where}</span>`;
-  const repo = safeUrl(ctx?.repositoryUrl ?? null);
-  const parts = f.file.replace(/^\.\//, '').split('/');
-  const plain = parts.every((p) => p !== '' && p !== '.' && p !== '..') && !f.file.startsWith('/');
-  if (!repo || !validSha(ctx?.headSha ?? undefined) || !plain) return { text, link: null };
-  const url = safeUrl(`${repo.replace(/\/+$/, '')}/blob/${ctx?.headSha}/${parts.map(encodeURIComponent).join('/')}${f.line > 0 ? `#L${f.line}` : ''}`);
+  const url = ctx === undefined ? null : blobUrl(ctx, f.file, f.line);
   if (!url) return { text, link: null };
   return { text, link: `<a class="file" href="${escapeHtml(url)}" rel="noreferrer noopener">${where}</a>` };
 }

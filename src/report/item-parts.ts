@@ -70,7 +70,12 @@ export function begunCalls(calls: readonly ToolCall[] | null | undefined, say: (
 // ---------------------------------------------------------------------------------------------
 // File references: https://github.com/<owner>/<repo>/blob/<head sha>/<path>#L<line>
 
-function blobUrl(ctx: ReportContext, file: string, line: number): string | null {
+/**
+ * The address of `file` at `line` in the repository at the head commit, or null without one (or for a
+ * path that is not a plain relative one). Each part percent-encoded, `( ) ' ! *` too, so that a link
+ * in Markdown or HTML ends where it should; report.html's rows link the same address.
+ */
+export function blobUrl(ctx: Pick<ReportContext, 'repositoryUrl' | 'headSha'>, file: string, line: number): string | null {
   const repo = safeUrl(ctx.repositoryUrl ?? null);
   if (!repo || !validSha(ctx.headSha ?? undefined)) return null;
   const path = file.replace(/^\.\//, '');

@@ -225,6 +225,15 @@ describe("a row's file", () => {
     expect(renderHtml(run([fixture('refund-policy')]))).not.toContain('class="src"');
   });
 
+  it("links the address the comment links, a name with ( ) ' ! * in it included", () => {
+    const context = { repositoryUrl: 'https://github.com/octo/shop', headSha: 'a'.repeat(40) };
+    const item = fixture('odd', { file: ".agent-replay/fixtures/refunds (old)'s!*.yml", line: 4 });
+    const href = /<a class="file" href="([^"]+)"/.exec(renderHtml(run([item]), { context }))?.[1];
+    const commentHref = /\]\((https:\/\/github\.com\/octo\/shop\/blob\/[^)\s]+)\)/.exec(renderComment(run([item]), { ...ctx, ...context }))?.[1];
+    expect(href).toBe(`https://github.com/octo/shop/blob/${'a'.repeat(40)}/.agent-replay/fixtures/refunds%20%28old%29%27s%21%2A.yml#L4`);
+    expect(href).toBe(commentHref);
+  });
+
   it("a docs address in a row's why line is its label in the summary, not a link: the opened row links it", () => {
     const error = `agent returned HTTP 500: see ${docsUrl('traces.md', 'Fixtures')}`;
     const html = renderHtml(run([fixture('boom', { reply: null, route: null, verdict: null, errored: true, error, errorKind: 'http', detail: error, drift: null })]));
