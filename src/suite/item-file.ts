@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { describeValue, lineOf, meantKey, quote, translateZodIssues, type ConfigIssue } from './issues.js';
 import { pathText, type PathSegment, type SourceFile } from './yaml/index.js';
-import { alsoMoved } from './yaml/syntax.js';
+import { alsoMoved } from './yaml/moved.js';
 import { isSplitNumberMessage, splitNumberAt, splitWritesKeyTwice } from './yaml/split-number.js';
 import { onFirstUse } from '../patterns.js';
 import type { CommentedValue } from './yaml-traps.js';

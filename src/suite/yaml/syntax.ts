@@ -7,6 +7,7 @@ import { documentSource, type Position, type SourceFile, type YamlSyntaxError } 
 import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, scanFlow, unclosedFlow, withoutStrayCloser, type FlowIndentSlip, type FlowSlip } from './flow.js';
 import { splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
 
+import { alsoMoved } from './moved.js';
 import { DUPLICATE_KEY_MESSAGE, onlyDuplicateKeys, SYNTAX_FIX } from './syntax-kinds.js';
 
 export { onlyDuplicateKeys, SYNTAX_FIX };
@@ -306,13 +307,6 @@ const ITEM_LINE = /^( *)-(?:[ \t]|$)/;
 /** Blank or only a comment: no part of YAML's structure. */
 function isBlank(line: string): boolean {
   return /^\s*(?:#.*)?$/.test(line);
-}
-
-/** A fix's last line naming the item's next lines (1-based, in order) to move as its "-" does; '' when none. */
-export function alsoMoved(next: readonly number[], shift: number, way: 'left' | 'right' = 'left'): string {
-  if (next.length === 0) return '';
-  const named = next.length === 1 ? `line ${String(next[0])}` : `lines ${String(next[0])} to ${String(next[next.length - 1])}`;
-  return `\n  and move ${named} ${way} by ${plural(shift, 'space', 'spaces')} too`;
 }
 
 /** A list item indented under the item above it, and the text its slip covers. */
