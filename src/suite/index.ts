@@ -123,16 +123,9 @@ async function loadSuiteOnce(opts: LoadOptions): Promise<LoadResult> {
   checkLabelsUnique(labels, found);
   freeLabelFixes(labels, [...fixtureFiles.labelsMeant, ...personaFiles.labelsMeant]);
   requireSomething(paths, fixtureFiles, personaFiles, found);
-  const items: ItemsRead = {
-    labels: countLabels(labels),
-    kinds: new Map<string, 'fixture' | 'persona'>([
-      ...fixtureFiles.fixtures.map((f) => [f.label, 'fixture'] as const),
-      ...personaFiles.personas.map((p) => [p.label, 'persona'] as const),
-    ]),
-    // After requireSomething: a suite with no fixtures folder (or a file there) read no item, so
-    // it shows no baseline to be an orphan: one error, not also a warning per baseline.
-    complete: found.errors.length === errorsBeforeItems,
-  };
+  // After requireSomething: a suite with no fixtures folder (or a file there) read no item, so
+  // it shows no baseline to be an orphan: one error, not also a warning per baseline.
+  const items = itemsRead(labels, fixtureFiles.fixtures, personaFiles.personas, found.errors.length === errorsBeforeItems);
   const { baselines, personaBaselines } = await loadBaselines(paths, root, items, found);
   warnJudgeNotConfigured(config, fixtureFiles.fixtures, personaFiles.personas, paths.configShown, found);
   warnSimulatorNotConfigured(config, personaFiles.personas, paths.configShown, found);
@@ -701,19 +694,32 @@ function freeLabelFixes(labels: readonly SeenLabel[], meant: readonly CommentedV
 
 /**
  * What the fixture and persona files said, as far as a baseline's staleness goes: how often each
- * label was seen (on valid items or not), the kind of each valid item, and whether every file was
- * read without an error. Only a complete reading proves a baseline stale.
+ * label was seen (on valid items or not), the kind of the valid item of a label (a persona
+ * script's when both have it), and whether every file was read without an error. Only a complete
+ * reading proves a baseline stale.
  */
 interface ItemsRead {
-  labels: ReadonlyMap<string, number>;
-  kinds: ReadonlyMap<string, 'fixture' | 'persona'>;
+  seen: (label: string) => number;
+  kind: (label: string) => 'fixture' | 'persona' | undefined;
   complete: boolean;
 }
 
-function countLabels(labels: readonly SeenLabel[]): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const l of labels) out.set(l.label, (out.get(l.label) ?? 0) + 1);
-  return out;
+/**
+ * ItemsRead, its maps made when a baseline first asks: a suite without baselines makes none (two
+ * maps of 5,000 labels, docs/performance.md, "2026-12-07 (late morning): the load's instructions").
+ */
+function itemsRead(labels: readonly SeenLabel[], fixtures: readonly Fixture[], personas: readonly PersonaScript[], complete: boolean): ItemsRead {
+  let maps: { seen: Map<string, number>; kinds: Map<string, 'fixture' | 'persona'> } | null = null;
+  const made = (): NonNullable<typeof maps> => {
+    if (maps !== null) return maps;
+    const seen = new Map<string, number>();
+    for (const l of labels) seen.set(l.label, (seen.get(l.label) ?? 0) + 1);
+    const kinds = new Map<string, 'fixture' | 'persona'>();
+    for (const f of fixtures) kinds.set(f.label, 'fixture');
+    for (const p of personas) kinds.set(p.label, 'persona');
+    return (maps = { seen, kinds });
+  };
+  return { seen: (label) => made().seen.get(label) ?? 0, kind: (label) => made().kinds.get(label), complete };
 }
 
 /**
@@ -760,8 +766,8 @@ async function loadBaselines(
     if ('kind' in stored) personaBaselines.set(stored.label, stored);
     else baselines.set(stored.label, stored);
     const storedKind = 'kind' in stored ? 'persona' : 'fixture';
-    const seen = items.labels.get(stored.label) ?? 0;
-    const kind = items.kinds.get(stored.label);
+    const seen = items.seen(stored.label);
+    const kind = items.kind(stored.label);
     if (seen === 0 && items.complete) found.warnings.push(orphanWarning(shown, stored.label));
     // The label is on exactly one item, a valid one of the other kind: that item replaced the baseline's.
     else if (seen === 1 && kind !== undefined && kind !== storedKind) found.warnings.push(kindWarning(shown, stored.label, storedKind === 'persona'));
@@ -842,13 +848,13 @@ function caseCollisions(listed: readonly { path: string }[], items: ItemsRead, p
   for (const group of byName.values()) {
     if (group.length < 2) continue;
     const labelOf = (ref: { path: string }): string => path.basename(ref.path).slice(0, -'.json'.length);
-    const keeper = group.find((ref) => items.labels.has(labelOf(ref))) ?? (group[0] as { path: string });
+    const keeper = group.find((ref) => items.seen(labelOf(ref)) > 0) ?? (group[0] as { path: string });
     for (const ref of group) {
       if (ref === keeper) continue;
       out.add(ref.path);
       const shown = paths.show(ref.path);
       const kept = paths.show(keeper.path);
-      const isItem = items.labels.has(labelOf(keeper));
+      const isItem = items.seen(labelOf(keeper)) > 0;
       found.errors.push({
         file: shown,
         line: null,

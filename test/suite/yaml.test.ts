@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { fastSource } from '../../src/suite/yaml/fast.js';
 import { formatIssue } from '../../src/suite/index.js';
-import { YAML_DOC_OPTIONS } from '../../src/suite/yaml/schema.js';
+import jsyaml from 'js-yaml';
+import { plainScalarValue, SUITE_SCHEMA, YAML_DOC_OPTIONS } from '../../src/suite/yaml/schema.js';
 import { flowIndentSlips } from '../../src/suite/yaml/flow.js';
 import { loadYamlPackage } from '../../src/suite/yaml/package.js';
 import { readYaml } from '../../src/suite/yaml/read.js';
@@ -63,6 +64,16 @@ describe('one YAML reading: the YAML 1.2 core schema, as documented', () => {
     for (const token of TRICKY_PLAIN) {
       const text = `v: ${token}\nlist: [${/[:\s]/.test(token) ? 'x' : token}]\n`;
       expect(ours(text), text).toEqual(reference(text));
+    }
+  });
+
+  it('a plain word reads as js-yaml reads it, whatever character it starts with (plainScalarValue, which the line reader asks of every key and plain value)', () => {
+    const starts = [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_~.+-0(/é'];
+    // `v: -` alone is a list item YAML refuses there; `-` before a letter or digit is read below.
+    const words = starts.flatMap((c) => [c, `${c}x`, `${c}rue`, `${c}RUE`, `${c}alse`, `${c}ALSE`, `${c}ull`, `${c}ULL`, `${c}1`, `${c}.5`, `${c}inf`, `${c}nan`]);
+    for (const word of [...words.filter((w) => w !== '-'), '', 'True', 'FALSE', 'Null', '0x1F', '0o17', '1e3', '-.inf', '.NaN']) {
+      const read = (jsyaml.load(`v: ${word}`, { schema: SUITE_SCHEMA }) as { v: unknown }).v;
+      expect(plainScalarValue(word), word).toEqual(read);
     }
   });
 

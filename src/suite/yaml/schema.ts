@@ -75,6 +75,12 @@ const floatType = new jsyaml.Type('tag:yaml.org,2002:float', {
 
 const IMPLICIT = [nullType, boolType, intType, floatType];
 
+/** A letter other than n, N, t, T, f, F, or an underscore: no implicit type's text starts with it. */
+function isWordStart(c: number): boolean {
+  const lower = c | 0x20;
+  return ((lower >= 97 && lower <= 122) || c === 95) && lower !== 110 && lower !== 116 && lower !== 102;
+}
+
 /** js-yaml's schema for suite files: the YAML 1.2 core schema as the `yaml` package reads it. */
 export const SUITE_SCHEMA = jsyaml.FAILSAFE_SCHEMA.extend({ implicit: IMPLICIT });
 
@@ -83,6 +89,10 @@ export const SUITE_SCHEMA = jsyaml.FAILSAFE_SCHEMA.extend({ implicit: IMPLICIT }
  * the first implicit type whose rule takes the text, in the schema's order, or the text itself.
  */
 export function plainScalarValue(written: string): unknown {
+  // A word (`refund`, `q-00001`, a key): its first character starts none of the types' texts (null
+  // and true/false start with n, N, t, T, f, F or ~, numbers with a digit, +, - or .), which each
+  // resolver would look at in turn, for every key and plain value of every file.
+  if (isWordStart(written.charCodeAt(0))) return written;
   for (const type of IMPLICIT) {
     if (type.resolve(written)) return type.construct(written);
   }
