@@ -42,6 +42,8 @@ const WORDINGS: Record<string, readonly string[]> = {
   'I want my money back': ['Sure, what is your order number?', 'Of course. Which order is it?', 'Happy to help: tell me the order number.'],
   'My order is 1234': ['Refund issued for order 1234.', 'Order 1234 is refunded.', 'Done: order 1234 refunded.'],
   // A hosted model bolds the number of a price and not its currency, or the whole price, from call to call.
+  // A hosted model writes a number in digits on one call and in words on the next.
+  warranty: ['The tent has a 2-year warranty; refunds within 30 days.', 'The tent has a two-year warranty; refunds within thirty days.', 'A two-year warranty covers the tent, and refunds take up to 30 days.'],
   price: ['The tent costs USD 120.', 'The tent costs USD **120**.', 'The tent costs **USD 120**.', 'The tent costs USD __120__.'],
 };
 
@@ -208,6 +210,19 @@ describe('meaning of fixtures', () => {
     expect(f.drift?.meaning).toEqual({ value: 'formatting', by: 'normalize', detail: null });
     expect(f.attempts?.map((a) => a.meaning?.value ?? null)).toEqual([null, 'formatting', 'formatting']);
     expect(judge.received).toHaveLength(0);
+  });
+
+  it('a number written in words on one call and in digits on the next is reworded by the judge, not changed by the facts (docs/meaning.md, "Facts")', async () => {
+    const agent = await agentServer(() => 'reword');
+    const judge = await judgeServer();
+    const cwd = await project(agent.url, judge.url, { fixtures: 'fixtures:\n  - { label: warranty, message: warranty }\n' });
+    await acceptWordingZero(cwd, ['warranty']);
+    const record = await ran(cwd);
+    // The baseline says "2-year" and "30 days", the reply "two-year" and "thirty days".
+    expect(byLabel(record, 'warranty').drift?.meaning).toEqual({ value: 'reworded', by: 'judge', detail: null, score: 0.95, reused: false });
+    expect(judge.meaningCalls).toEqual([WORDINGS.warranty?.[1]]);
+    expect(record.spend).toMatchObject({ meaningCalls: 1, meaningAvoided: 0 });
+    expect(renderComment(record, ctx)).not.toContain('changed in meaning');
   });
 
   it('a negation with the same facts is found by the meaning judge', async () => {

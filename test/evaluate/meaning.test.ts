@@ -16,6 +16,7 @@ import {
   type Fact,
   type Meaning,
   type MeaningJudgeAnswer,
+  withoutNumberWords,
 } from '../../src/evaluate/meaning/index.js';
 import { mayNormalizeAlike, stripEmphasis } from '../../src/evaluate/meaning/normalize.js';
 import { meaningOf, type MeaningRung } from '../../src/replay/meaning.js';
@@ -758,7 +759,6 @@ describe('the ladder decides', () => {
 
   it.each([
     ['a number', 'Refunds are accepted within 30 days', 'You can return items within 14 days for a full refund', 'numbers 30 \u2192 14'],
-    ['numbers in words against digits (only digits are facts)', 'Refunds within 30 days', 'Refunds within thirty days', 'numbers 30 \u2192 none'],
     ['"30 days" against "a month"', 'Returns are accepted for 30 days', 'Returns are accepted for a month', 'numbers 30 \u2192 none'],
     ['a 12-hour time against another 24-hour time', 'We open at 9am', 'Our doors open at 10:00', 'times 09:00 \u2192 10:00'],
     ['a currency', 'The fee is $30', 'You pay a fee of 30 EUR', 'amounts $ 30 \u2192 EUR 30'],
@@ -850,6 +850,69 @@ describe('the ladder decides', () => {
   it('judgedMeaning keeps the judge\u2019s difference to one line', () => {
     expect(judgedMeaning({ ok: true, score: 0.2, difference: `  ${'x'.repeat(300)}  `, reused: false }, 0.8).detail).toHaveLength(200);
     expect(judgedMeaning({ ok: true, score: 0.95, difference: ' \n ', reused: false }, 0.8).detail).toBeNull();
+  });
+});
+
+describe('numbers in words against digits (docs/meaning.md, "Facts": numbers in words)', () => {
+  const judgeOptions = (step: LadderOptions['judge']): LadderOptions => ({ check: 'judge', threshold: 0.8, judge: step });
+
+  it.each([
+    ['a hyphenated word before a unit', 'The tent has a 2-year warranty.', 'The tent has a two-year warranty.'],
+    ['thirty days', 'Refunds within 30 days', 'Refunds within thirty days'],
+    ['the word in the baseline, the digits now', 'Refunds within Thirty days', 'Refunds within 30 days'],
+    ['a ten and a unit, hyphenated', 'Twenty-five items are left.', 'There are 25 items left.'],
+    ['a ten and a unit, spaced', 'twenty five items are left', '25 items are left'],
+    ['one hundred', 'Up to one hundred guests.', 'Up to 100 guests.'],
+    ['each "2" of one reply a "two" of the other', 'A two-year warranty and two-day shipping.', 'A 2-year warranty and 2-day shipping.'],
+    ['the other facts agreeing', 'A 2-year warranty, refunds within 30 days, from $50.', 'A two-year warranty, refunds within 30 days, from $50.'],
+    ['"one" that may be a pronoun, the rest the same', 'The one you ordered ships in 3 days.', '1 item ships in 3 days.'],
+  ])('go on to the meaning judge, never changed by the facts: %s', async (_name, baseline, now) => {
+    const j = recordingJudge({ ok: true, score: 0.9, difference: 'none', reused: false });
+    expect(await decide(baseline, now, [], judgeOptions(j.step))).toEqual({ value: 'reworded', by: 'judge', detail: 'none', score: 0.9, reused: false });
+    expect(j.asked).toEqual([[baseline, now]]);
+    // With check: facts, unchecked with its cause, as when the facts agree; never formatting.
+    const none = recordingJudge();
+    expect(await decide(baseline, now, [], { check: 'facts', threshold: 0.8, judge: none.step })).toEqual({ value: 'unchecked', by: null, detail: FACTS_ONLY_CAUSE });
+    expect(none.asked).toEqual([]);
+  });
+
+  it.each([
+    ['a word against another number', 'The tent has a two-year warranty.', 'The tent has a 3-year warranty.', 'numbers none \u2192 3'],
+    ['thirty against 14', 'Refunds within thirty days', 'Refunds within 14 days', 'numbers none \u2192 14'],
+    ['"one" as a pronoun, with another difference', 'The one you ordered ships in 3 days.', '1 item ships in 5 days.', 'numbers 3 \u2192 5'],
+    ['twenty-five is not twenty', 'Twenty-five items are left.', '20 items are left.', 'numbers none \u2192 20'],
+    ['twenty-five is not five', 'Twenty-five items are left.', '5 items are left.', 'numbers none \u2192 5'],
+    ['two "2"s and one "two"', 'A two-year warranty.', 'A 2-year warranty and 2-day shipping.', 'numbers none \u2192 2'],
+    ['a word both replies write takes no number', 'Two boxes ship today.', 'Two boxes ship today and 2 bags tomorrow.', 'numbers none \u2192 2'],
+    ['"two" of "two hundred"', 'We have two hundred in stock.', 'We have 2 in stock.', 'numbers none \u2192 2'],
+    ['"two" of "two and a half"', 'It takes two and a half days.', 'It takes 2 days.', 'numbers none \u2192 2'],
+    ['"one" inside a word', 'Someone will call you.', 'Someone will call you 1 time.', 'numbers none \u2192 1'],
+    ['"no one"', 'No one can see it.', 'No 1 can see it.', 'numbers none \u2192 1'],
+    ['an amount is no number', 'It costs two dollars.', 'It costs $2.', 'amounts none \u2192 $ 2'],
+    ['a word matched, another number changed', 'A two-year warranty; refunds within 30 days.', 'A 2-year warranty; refunds within 14 days.', 'numbers 30 \u2192 14'],
+  ])('stay changed by the facts, with no call: %s', async (_name, baseline, now, detail) => {
+    const j = recordingJudge();
+    expect(await decide(baseline, now, [], judgeOptions(j.step))).toMatchObject({ value: 'changed', by: 'facts', detail });
+    expect(await decide(baseline, now, [], { check: 'facts', threshold: 0.8, judge: j.step })).toMatchObject({ value: 'changed', by: 'facts', detail });
+    expect(j.asked).toEqual([]);
+  });
+
+  it('reads long and hostile text in time linear in its length', () => {
+    const hostile = ['one hundred and '.repeat(10_000), 'twenty-'.repeat(20_000), 'two and a '.repeat(10_000), 'hundred and two '.repeat(10_000), 'no one '.repeat(10_000), 'a'.repeat(50_000) + ' one'];
+    for (const text of hostile) {
+      expect(withoutNumberWords({ baseline: [], now: [{ kind: 'number', value: '2' }] }, text, '2').now.length).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('the recorded difference names only what no word matched', () => {
+    expect(meaningWithoutModel('A two-year warranty; refunds within 30 days.', 'A 2-year warranty; refunds within 14 days.', [], 'judge')).toMatchObject({
+      facts: { baseline: [{ kind: 'number', value: '30' }], now: [{ kind: 'number', value: '14' }] },
+    });
+  });
+
+  it('a known variant is still decided by its own facts, and a word never makes a reply formatting', () => {
+    expect(meaningWithoutModel('A 2-year warranty.', 'A two-year warranty!', ['A two-year warranty.'], 'judge')).toMatchObject({ value: 'variant' });
+    expect(meaningWithoutModel('A 2-year warranty.', 'A two-year warranty.', ['A 3-year warranty.'], 'judge')).toBe('judge');
   });
 });
 

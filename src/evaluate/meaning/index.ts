@@ -2,3 +2,4 @@
 export * from './facts.js';
 export * from './ladder.js';
 export * from './normalize.js';
+export * from './number-words.js';

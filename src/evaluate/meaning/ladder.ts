@@ -8,6 +8,7 @@ import type { MeaningCheck } from '../../config.js';
 import type { Fact, FactsDifference, Meaning, MeaningBy, MeaningValue } from '../../types/meaning.js';
 import { compareFacts, factsDetail, factsOf, noFactsDiffer, sameFactsAsWritten } from './facts.js';
 import { mayNormalizeAlike, normalizeReply, sameUrlPaths } from './normalize.js';
+import { withoutNumberWords } from './number-words.js';
 import { docsUrl } from '../../version.js';
 import { clipKeepingFix } from '../../assertions/format.js';
 import { headOf } from '../../words.js';
@@ -52,8 +53,13 @@ export function meaningWithoutModel(baseline: string | null, now: string | null,
   const factsOfBaseline = (): Fact[] => (baselineFacts ??= factsOf(baseline));
   let diff: FactsDifference | null = null;
   const againstBaseline = (): FactsDifference => (diff ??= compareFacts(factsOfBaseline(), nowFacts));
+  // What the facts rung decides by: the difference without the numbers the other reply writes in
+  // words ("2-year" against "two-year": docs/meaning.md, "Facts"), which only the judge can weigh.
+  // Formatting and a known variant still need the facts themselves to agree.
+  let changed: FactsDifference | null = null;
+  const factsChanged = (): FactsDifference => (changed ??= withoutNumberWords(againstBaseline(), baseline, now));
   // Other facts and no known variant: changed, whatever normalizing would say (it is not done).
-  if (variants.length === 0 && !noFactsDiffer(againstBaseline())) return changedByFacts(againstBaseline());
+  if (variants.length === 0 && !noFactsDiffer(factsChanged())) return changedByFacts(factsChanged());
   // Normalized only where it can be equal to the other side (mayNormalizeAlike), once.
   let normalized: string | null = null;
   const nowNormalized = (): string => (normalized ??= normalizeReply(now));
@@ -63,7 +69,7 @@ export function meaningWithoutModel(baseline: string | null, now: string | null,
   if (mayNormalizeAlike(baseline, now) && normalizeReply(baseline) === nowNormalized() && sameUrlPaths(baseline, now) && noFactsDiffer(againstBaseline()) && sameFactsAsWritten(factsOfBaseline(), nowFacts)) return { value: 'formatting', by: 'normalize', detail: null };
   const variant = variants.findIndex((v) => mayNormalizeAlike(v, now) && normalizeReply(v) === nowNormalized());
   if (variant !== -1 && sameUrlPaths(variants[variant] as string, now) && sameFactsAsWritten(variants[variant] as string, nowFacts)) return { value: 'variant', by: 'variant', detail: null };
-  if (!noFactsDiffer(againstBaseline())) return changedByFacts(againstBaseline());
+  if (!noFactsDiffer(factsChanged())) return changedByFacts(factsChanged());
   if (check === 'facts') return { value: 'unchecked', by: null, detail: FACTS_ONLY_CAUSE };
   return 'judge';
 }
