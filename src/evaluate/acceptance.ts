@@ -99,11 +99,12 @@ function acceptable(record: Acceptable): { reason: string } | { agreement: { var
 
 /**
  * decideAcceptance's kind alone, for counting (the run's next step, src/report/to-accept.ts): an item
- * with no baseline that has a reply to accept is accepted whatever it replied, so the baseline it
- * would write is not built.
+ * with no baseline, or whose reply is not its baseline's, that has a reply to accept is accepted
+ * whatever it replied (only the same reply can leave a baseline unchanged), so the baseline it would
+ * write, and the variants of its reply, are not built.
  */
 export function acceptanceKind(record: Parameters<typeof decideAcceptance>[0], commit: string | null): AcceptDecision['kind'] {
-  if (record.baseline === null) return 'reason' in acceptable(record) ? 'refuse' : 'accept';
+  if (record.baseline === null || record.baseline.reply !== record.reply) return 'reason' in acceptable(record) ? 'refuse' : 'accept';
   return decideAcceptance(record, '', commit).kind;
 }
 

@@ -96,30 +96,37 @@ function itemConversations(item: Item): readonly string[] {
   return route === null ? [] : [conversationName(route.conversation)];
 }
 
-/** `item` added to the group `key` of `groups`. */
-function addTo(groups: Map<string, Item[]>, key: string, item: Item): void {
-  const list = groups.get(key);
-  if (list === undefined) groups.set(key, [item]);
-  else list.push(item);
+/** An item whose tally is `tally` counted in the group `key` of `groups`. */
+function countIn(groups: Map<string, Tallies>, key: string, tally: keyof Tallies): void {
+  const t = groups.get(key);
+  if (t === undefined) groups.set(key, { ...NO_TALLIES, [tally]: 1 });
+  else t[tally] += 1;
 }
 
-function groupsOf(groups: ReadonlyMap<string, Item[]>): AgreementGroup[] {
-  return [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, list]) => ({ key, ...agreement(list) }));
+const NO_TALLIES: Readonly<Tallies> = { passed: 0, failed: 0, notEvaluated: 0, errored: 0 };
+
+function groupsOf(groups: ReadonlyMap<string, Tallies>): AgreementGroup[] {
+  return [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([key, t]) => ({ key, ...agreementOf(t) }));
 }
 
 /**
  * Overall agreement and per group, for a whole run (fixtures and persona scripts). The three
- * groupings in one pass: a run's summary reads every item of a large run here (docs/performance.md).
+ * groupings and the whole counted in one pass, each group's tallies without a list of its items: a
+ * run's summary reads every item of a large run here (docs/performance.md).
  */
 export function agreementReport(run: Pick<RunRecord, 'fixtures' | 'personas'>): AgreementReport {
-  const items: Item[] = [...run.fixtures, ...run.personas];
-  const byConversation = new Map<string, Item[]>();
-  const byFile = new Map<string, Item[]>();
-  const byPersona = new Map<string, Item[]>();
-  for (const item of items) {
-    for (const name of itemConversations(item)) addTo(byConversation, name, item);
-    addTo(byFile, item.file, item);
-    if (item.persona !== null) addTo(byPersona, item.persona, item);
-  }
-  return { overall: agreement(items), byConversation: groupsOf(byConversation), byFile: groupsOf(byFile), byPersona: groupsOf(byPersona) };
+  const overall: Tallies = { ...NO_TALLIES };
+  const byConversation = new Map<string, Tallies>();
+  const byFile = new Map<string, Tallies>();
+  const byPersona = new Map<string, Tallies>();
+  const count = (item: Item): void => {
+    const tally = tallyOf(item);
+    overall[tally] += 1;
+    for (const name of itemConversations(item)) countIn(byConversation, name, tally);
+    countIn(byFile, item.file, tally);
+    if (item.persona !== null) countIn(byPersona, item.persona, tally);
+  };
+  for (const f of run.fixtures) count(f);
+  for (const p of run.personas) count(p);
+  return { overall: agreementOf(overall), byConversation: groupsOf(byConversation), byFile: groupsOf(byFile), byPersona: groupsOf(byPersona) };
 }

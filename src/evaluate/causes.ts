@@ -1239,9 +1239,13 @@ export function spansInRun(items: readonly CauseItem[]): boolean {
 /** Unverified items grouped by cause, largest group first (ties: first seen first). */
 export function groupCauses(items: readonly CauseItem[], endpoint: string | null, file: string = NEW_CONFIG_NAME): CauseGroup[] {
   const groups = new Map<string, CauseGroup>();
-  const { answered, spansCame, models } = runEvidence(items);
+  // Read over every item, and only once an item has a cause: a verified run (every item has a pass
+  // or fail verdict, causeOf's null) reads none of it (docs/performance.md).
+  let evidence: RunEvidence | null = null;
   for (const item of items) {
-    const cause = causeOf(item, endpoint, answered, spansCame, models, file);
+    if (!item.errored && item.verdict !== 'not_evaluated') continue;
+    evidence ??= runEvidence(items);
+    const cause = causeOf(item, endpoint, evidence.answered, evidence.spansCame, evidence.models, file);
     if (cause === null) continue;
     const group = groups.get(cause.key);
     if (group) group.labels.push(item.label);

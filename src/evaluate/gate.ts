@@ -69,8 +69,12 @@ export type VerifiedRun = { fixtures: readonly GateItem[]; personas?: readonly G
 
 export function verificationOf(run: VerifiedRun, options: { allowIncomplete?: boolean } = {}): Verification {
   const items: readonly CauseItem[] = [...run.fixtures, ...(Array.isArray(run.personas) ? run.personas : [])];
-  const errored = items.filter((i) => i.errored).length;
-  const notEvaluated = items.filter((i) => !i.errored && i.verdict === 'not_evaluated').length;
+  let errored = 0;
+  let notEvaluated = 0;
+  for (const i of items) {
+    if (i.errored) errored++;
+    else if (i.verdict === 'not_evaluated') notEvaluated++;
+  }
   const interrupted = run.interrupted === true;
   const incomplete = run.incomplete != null && options.allowIncomplete !== true;
   const causes = groupCauses(items, run.agent?.endpoint ?? null, run.configName);

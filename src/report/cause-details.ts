@@ -160,11 +160,11 @@ export interface SharedMeaning {
 /**
  * The meaning cause most items of `items` share, when at least two do; null otherwise. `judged`:
  * the run had a judge configured (its record's `judge.name`), which decides what the fix says;
- * `answered`: the meaning judge decided another meaning of the run (modelsAnsweredInRun), which
- * changes the fix a dropped connection reads; `file`: the suite's config file (the record's
+ * `answered`: whether the meaning judge decided another meaning of the run (modelsAnsweredInRun), which
+ * changes the fix a dropped connection reads, asked only for that fix; `file`: the suite's config file (the record's
  * `configName`), which the fix names; `off`: the run had meaning.check off, said in place of a fix.
  */
-export function sharedMeaning(items: readonly Item[], judged: boolean, answered = false, file = NEW_CONFIG_NAME, off = false): SharedMeaning | null {
+export function sharedMeaning(items: readonly Item[], judged: boolean, answered: () => boolean = () => false, file = NEW_CONFIG_NAME, off = false): SharedMeaning | null {
   const parts = new Map<Item, { head: string; cause: string }>();
   for (const item of items) {
     const p = uncheckedOf(item);
@@ -188,7 +188,7 @@ export function sharedMeaning(items: readonly Item[], judged: boolean, answered 
       : reached !== null
         ? reached.hint
         : down
-          ? modelDownHint(cause.replace(MEANING_JUDGE_DOWN, ''), MEANING_SETTINGS, answered, file)
+          ? modelDownHint(cause.replace(MEANING_JUDGE_DOWN, ''), MEANING_SETTINGS, answered(), file)
           : MEANING_JUDGE_CUT.test(cause)
             ? MEANING_JUDGE_CUT_FIX
             : MEANING_JUDGE_ASKED.test(cause) && cause.includes(`: ${ERROR_IN_200}: `)
@@ -296,8 +296,10 @@ export function sharedMeanings(model: Pick<ReportModel, 'sections'>, run: Pick<R
   const bySection = new Map<SectionKey, SharedMeaning>();
   const heads = new Map<Item, string>();
   const after = new Map<Item, string>();
-  // Over every item of the run, a reworded one's meaning the judge decided among them.
-  const answered = modelsAnsweredInRun(Object.values(model.sections).flat()).meaning;
+  // Over every item of the run, a reworded one's meaning the judge decided among them: read only
+  // for the fix of a meaning judge that could not be reached, not for every run (docs/performance.md).
+  let judged: boolean | undefined;
+  const answered = (): boolean => (judged ??= modelsAnsweredInRun(Object.values(model.sections).flat()).meaning);
   for (const [key, items] of Object.entries(model.sections) as [SectionKey, Item[]][]) {
     // Reworded items have no unchecked meaning; unchanged items are only counted.
     if (key === 'reworded' || key === 'unchanged') continue;
@@ -305,6 +307,7 @@ export function sharedMeanings(model: Pick<ReportModel, 'sections'>, run: Pick<R
     if (s !== null) bySection.set(key, s);
     for (const [item, head] of s?.heads ?? []) heads.set(item, head);
     // meaning.check off: an item whose meaning was not checked and that no shared line speaks for says so on its own line.
+    if (run.meaning?.check !== 'off') continue;
     for (const item of items) {
       const words = heads.has(item) ? undefined : meaningOffAfter(item, run);
       if (words !== undefined) after.set(item, words);

@@ -6,7 +6,7 @@
 
 import { JUDGE_PROVIDERS } from '../types.js';
 import type { DriftVerdict, ErrorKind, Estimate, FailOnCondition, FixtureRecord, PersonaErrorKind, ItemStats, PersonaRecord, RemovedBaseline, RunRecord, Tallies, Tier } from '../types.js';
-import { causeLine, causeOf, changesOf, isReworded, decideAcceptance, decidePersonaAcceptance, isScript, asAccepted, offenderText, tallies, verificationOf, type CauseGroup, type Change, type GateResult, type ItemKind, type Verification } from '../evaluate/index.js';
+import { causeLine, causeOf, changesOf, isReworded, decideAcceptance, decidePersonaAcceptance, isScript, asAccepted, offenderText, tallyOf, verificationOf, type CauseGroup, type Change, type GateResult, type ItemKind, type Verification } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
 import { runRateParts, runRateSaysSomething, tierCountsText, tierWords, tooFewOfRun, type RunRateParts, type TooFew } from './rates.js';
 import { capitalized, plural, thousands, turnWords } from '../words.js';
@@ -196,13 +196,17 @@ export function buildModel(run: RunRecord): ReportModel {
   const personas = personasOf(run);
   const items: readonly Item[] = [...run.fixtures, ...personas];
   const tiers: Record<Tier, number> = { regressed: 0, likely_regressed: 0, improved: 0, too_few: 0, steady: 0 };
+  const counts: Tallies = { passed: 0, failed: 0, notEvaluated: 0, errored: 0 };
+  const flaky: Item[] = [];
+  // One pass over every item: a large run's summary reads each here (docs/performance.md).
   for (const item of items) {
     sections[sectionOf(item)].push(item);
+    counts[tallyOf(item)]++;
     const tier = statsOf(item)?.tier;
     if (tier !== undefined) tiers[tier]++;
     if (!isPersona(item) && !item.errored && item.assertion === null) probes++;
+    if (item.repeat?.flaky === true) flaky.push(item);
   }
-  const flaky = items.filter((i) => i.repeat?.flaky === true);
   const verification = verificationOf({ ...run, personas });
   // Errored and not evaluated items are listed under their cause, largest cause first.
   const endpoint = run.agent.endpoint ?? null;
@@ -217,7 +221,6 @@ export function buildModel(run: RunRecord): ReportModel {
   const byCause = (a: Item, b: Item): number => (rank.get(causes.get(a) as CauseGroup) ?? 0) - (rank.get(causes.get(b) as CauseGroup) ?? 0);
   sections.not_evaluated.sort(byCause);
   sections.errored.sort(byCause);
-  const counts = tallies(items);
   // A run whose items all did what their baselines did, once each, has nothing to say there (docs/statistics.md, "The run's pass-rate line").
   const runRate = run.stats == null || !runRateSaysSomething(run.stats) ? null : runRateParts(run.stats, { errored: counts.errored, notEvaluated: counts.notEvaluated });
   return { sections, views, tallies: counts, total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky, verification, causeOf: causes, tiers, runRate, tooFew: tooFewOfRun(items), removed: run.removed ?? [], suiteEdited: suiteEdited(run.suiteEdits) };

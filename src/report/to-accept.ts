@@ -2,18 +2,20 @@
 // command does"): kept apart from the report's layout so that the terminal's next step after a run
 // loads no more than the terminal summary does.
 
-import { acceptanceKind, decidePersonaAcceptance } from '../evaluate/index.js';
+import { acceptanceKind, changesOf, decidePersonaAcceptance, type Change } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
-import { buildModel, itemView, personasOf, rateMoved, viewOf, type Item, type ItemView, type ReportModel } from './model.js';
+import { buildModel, personasOf, rateMoved, viewOf, type Item, type ReportModel } from './model.js';
 
 /** In Changed with the same verdict, pass rate, reply and route as its baseline: only slower. */
 export function onlySlower(item: Item, model: ReportModel): boolean {
-  return slowerOnly(item, viewOf(model, item));
+  const view = viewOf(model, item);
+  return view.section === 'changed' && slowerOnly(item, view.changes);
 }
 
-function slowerOnly(item: Item, view: ItemView): boolean {
+/** A Changed item's `changes` (changesOf) are its latency alone. */
+function slowerOnly(item: Item, changes: readonly Change[]): boolean {
   const d = item.errored ? null : item.drift;
-  return view.section === 'changed' && d?.verdict !== 'newly_passing' && !rateMoved(item) && view.changes.length > 0 && view.changes.every((c) => c.dimension === 'slower');
+  return d?.verdict !== 'newly_passing' && !rateMoved(item) && changes.length > 0 && changes.every((c) => c.dimension === 'slower');
 }
 
 /**
@@ -35,10 +37,10 @@ export function resultsToAccept(model: ReportModel, acceptable: ReadonlyMap<Item
  */
 export function newResultsToAccept(run: RunRecord, model: ReportModel = buildModel(run)): number {
   const skip = new Set<Item>([...model.sections.reworded, ...model.sections.unchanged]);
-  // Only a changed item can be only slower; its view is built for this count and not kept in the
-  // model's (a view per item of a large run is what the lazy views spare).
+  // Only a changed item can be only slower: its changes are read for this count, no view built (a
+  // view per item of a large run is what the lazy views spare).
   const changed = new Set<Item>(model.sections.changed);
-  const slower = (item: Item): boolean => changed.has(item) && slowerOnly(item, model.views.get(item) ?? itemView(item));
+  const slower = (item: Item): boolean => changed.has(item) && slowerOnly(item, changesOf(item));
   let n = 0;
   for (const f of run.fixtures) if (!skip.has(f) && !slower(f) && acceptanceKind(f, run.commit) === 'accept') n += 1;
   for (const s of personasOf(run)) if (!skip.has(s) && !slower(s) && decidePersonaAcceptance(s, '', run.commit).kind === 'accept') n += 1;

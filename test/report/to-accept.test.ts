@@ -5,7 +5,7 @@ import { renderComment } from '../../src/report/markdown.js';
 import { newResultsToAccept } from '../../src/report/to-accept.js';
 import type { FixtureAttempt } from '../../src/types.js';
 import { fixtureRecord } from '../support/fixture-record.js';
-import { ctx, mixed, mixedMany } from './fixtures.js';
+import { baseline, ctx, mixed, mixedMany } from './fixtures.js';
 
 // The terminal's next step after a run (docs/cli.md, "What each command does") counts what the
 // comment's "To accept" line counts, on the terminal summary's model, building no view into it.
@@ -27,7 +27,7 @@ describe('newResultsToAccept', () => {
     expect(model.views.size).toBe(before);
   });
 
-  it('counts with acceptanceKind, which is decideAcceptance\'s kind for every fixture, new ones included', () => {
+  it('counts with acceptanceKind, which is decideAcceptance\'s kind for every fixture, new ones and changed replies included', () => {
     const attempt = (reply: string): FixtureAttempt => ({ errored: false, error: null, errorKind: null, reply, route: null, verdict: 'pass', detail: '', score: null, rationale: null, latencyMs: 10, durationMs: 10 });
     const records = [
       ...mixed().fixtures,
@@ -37,6 +37,10 @@ describe('newResultsToAccept', () => {
       fixtureRecord({ label: 'new-not-evaluated', baseline: null, verdict: 'not_evaluated', reply: 'hi' }),
       // A repeated new item whose attempts differ (no meaning recorded): refused, so not counted.
       fixtureRecord({ label: 'new-repeat', baseline: null, verdict: 'pass', reply: 'Refunds within 30 days.', attempts: [attempt('Refunds within 30 days.'), attempt('No refunds at all.')] }),
+      // A reply that is not its baseline's is never unchanged: accepted, or refused for the same reasons as a new one's.
+      fixtureRecord({ label: 'changed-not-evaluated', baseline: baseline('changed-not-evaluated', 'Refunds within 30 days.'), verdict: 'not_evaluated', reply: 'Refunds within 14 days.' }),
+      fixtureRecord({ label: 'changed-repeat', baseline: baseline('changed-repeat', 'Refunds within 30 days.'), verdict: 'pass', reply: 'Refunds within 14 days.', attempts: [attempt('Refunds within 14 days.'), attempt('No refunds at all.')] }),
+      fixtureRecord({ label: 'changed-errored', baseline: baseline('changed-errored', 'Refunds within 30 days.'), errored: true, verdict: null, reply: null }),
     ];
     const kinds = new Set<string>();
     for (const r of records) {
@@ -45,6 +49,6 @@ describe('newResultsToAccept', () => {
       expect(acceptanceKind(r, null), r.label).toBe(kind);
     }
     // Every branch the fast path takes or leaves is among the records.
-    expect([...kinds].sort()).toEqual(expect.arrayContaining(['baseline accept', 'baseline unchanged', 'new accept', 'new refuse']));
+    expect([...kinds].sort()).toEqual(expect.arrayContaining(['baseline accept', 'baseline refuse', 'baseline unchanged', 'new accept', 'new refuse']));
   });
 });
