@@ -12,6 +12,7 @@ import { proxyCertificateFix, tlsProblem } from '../tls-certificate.js';
 import { proxyPlainHttpFix } from '../tls-plain.js';
 import { baseUrlSetting, ERROR_IN_200, JUDGE_URL_SETTING, MEANING_URL_SETTING, SIMULATOR_URL_SETTING, STREAMED } from '../judge-url-setting.js';
 import { docsUrl } from '../version.js';
+import { onFirstUse } from '../patterns.js';
 import { groupDigits, isPlainPath } from '../words.js';
 import { atTopLevel, clipAtClause, firstClause, FIX_START, fixStart } from '../assertions/format.js';
 import { NEW_CONFIG_NAME } from '../suite/config-names.js';
@@ -1158,8 +1159,11 @@ const NO_SCORE_WORDS = '(?:no usable score in output|score .*? is (?:not a numbe
  * a refusal (a run's "judge gave no usable answer: the judge model declined: ...", judgeCause).
  */
 export function isNoScoreReason(reason: string): boolean {
-  return new RegExp(`^${NO_SCORE_WORDS}`).test(reason);
+  return NO_SCORE_START().test(reason);
 }
+
+/** NO_SCORE_WORDS at a reason's start, compiled once, when a reason is first read. */
+const NO_SCORE_START = onFirstUse(() => new RegExp(`^${NO_SCORE_WORDS}`));
 
 /** How a member's request agent-replay could not make reads (src/judge/panel.ts, CALL_FAILED). */
 const CALL_FAILED_WORDS = 'judge call failed: ';
