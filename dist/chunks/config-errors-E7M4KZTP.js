@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderConfigErrors,terminalIssue}from"./chunk-4FHMAYKK.js";import"./chunk-S3HZAAEV.js";import"./chunk-4UOEBF2J.js";import"./chunk-MUG24E3J.js";import"./chunk-4WZS7IA6.js";import"./chunk-XNPUG2LD.js";import"./chunk-EH2OYOD3.js";import"./chunk-3Q2EM4YM.js";import"./chunk-EFZVGHYY.js";import"./chunk-QM5LHI6K.js";import"./chunk-6OEZ57LU.js";import"./chunk-6BPKDHAS.js";export{renderConfigErrors,terminalIssue};

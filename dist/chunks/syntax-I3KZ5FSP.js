@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{alsoMoved,yamlSyntaxIssues}from"./chunk-OO6PGDMH.js";import{SYNTAX_FIX,onlyDuplicateKeys}from"./chunk-JFT5WRZ5.js";import"./chunk-XNPUG2LD.js";import"./chunk-EH2OYOD3.js";import"./chunk-QM5LHI6K.js";import"./chunk-6OEZ57LU.js";import"./chunk-6BPKDHAS.js";export{SYNTAX_FIX,alsoMoved,onlyDuplicateKeys,yamlSyntaxIssues};
