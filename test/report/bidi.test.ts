@@ -6,9 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { codeSpan, escapeInline, renderComment } from '../../src/report/index.js';
 import { escapeHtmlInline } from '../../src/report/escape.js';
 import { renderHtml } from '../../src/report/html.js';
+import { forestPanel } from '../../src/report/html/forest.js';
+import { latencyPanel } from '../../src/report/html/latency.js';
+import { trendSvg } from '../../src/report/html/chart.js';
+import { forestRows } from '../../src/report/rates.js';
 import { renderTerminal } from '../../src/report/terminal.js';
-import { ctx, run } from './fixtures.js';
+import { baseline, ctx, fixture, run } from './fixtures.js';
 import { differing } from './meaning-fixtures.js';
+import { repeated, withRunStats } from './stats-fixtures.js';
 
 const FSI = '\u2068';
 const PDI = '\u2069';
@@ -82,6 +87,31 @@ describe('right-to-left text in report.html', () => {
     const html = renderHtml(run([differing('refund-window', 'Refunds within 30 days.', 'Refunds within 14 days.', { value: 'changed', by: 'facts', detail: 'numbers 30 → 14' })]));
     expect(html).not.toContain(FSI);
     expect(html).toContain('<span class="label">refund-window</span>');
+  });
+});
+
+describe("right-to-left text in report.html's charts", () => {
+  /** What each SVG <text> and <title> says: a line of its own to the reader. */
+  const texts = (svg: string): string[] => [...svg.matchAll(/<(text|title)\b[^>]*>([^<]*)/g)].map((m) => m[2] as string);
+  const timed = (label: string, now: number, before: number) => fixture(label, { latencyMs: now, firstTokenMs: null, welcomeLatencyMs: null, baseline: { ...baseline(label, 'Reply.'), latencyMs: before } });
+  const charts = (label: string): string =>
+    forestPanel(forestRows(withRunStats([repeated(label, { passed: 10, total: 10 }, { passed: 0, total: 3 }, 2), repeated('greeting', { passed: 10, total: 10 }, { passed: 6, total: 10 }, 5)]).fixtures)) +
+    latencyPanel([timed(label, 2900, 1200), timed('opening-hours', 400, 380)], null) +
+    (trendSvg([{ runId: `${label} 12`, commit: null, startedAt: '2026-01-02T03:04:05Z', agreement: { percent: 50, passed: 1, failed: 1 } }]) ?? '');
+
+  it("isolates a name in Arabic in the forest plot's and the latency panel's labels and titles, and the trend's; data-label as written", () => {
+    const svg = charts('استرداد-المبلغ');
+    const rtl = texts(svg).filter((t) => RTL.test(t));
+    // The forest's label and title, the latency panel's label and title, the trend's axis label and title.
+    expect(rtl.length).toBeGreaterThanOrEqual(6);
+    for (const t of rtl) expect([t, RTL.test(outsideIsolates(t))]).toEqual([t, false]);
+    expect(svg).toContain(`<title>${FSI}استرداد-المبلغ${PDI}: 1.2 s → 2.9 s</title>`);
+    // The search box matches the name as written: the rows' attributes hold no isolate.
+    expect(svg.match(/data-label="[^"]*"/g)?.filter((a) => RTL.test(a))).toEqual(['data-label="استرداد-المبلغ"', 'data-label="استرداد-المبلغ"']);
+  });
+
+  it('leaves charts with no right-to-left text as they were, with no isolate in them', () => {
+    expect(charts('refund-window')).not.toContain(FSI);
   });
 });
 
