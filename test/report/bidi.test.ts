@@ -83,8 +83,21 @@ describe('right-to-left text in report.html', () => {
     expect(html).toContain('data-label="استرداد-المبلغ"');
   });
 
+  it("isolates right-to-left runs in what an opened row shows (a why, a judge's words), each line apart; replies, messages and diffs as written", () => {
+    // The data the page's script builds an opened row from (html.ts, the ar-data block).
+    const data = (html: string): Array<Record<string, unknown>> => JSON.parse(/id="ar-data">([^]*?)<\/script>/.exec(html)?.[1] ?? '').items;
+    const [diffed] = data(renderHtml(record()));
+    // The diff's texts are the replies as written, as in the comment's code block.
+    expect(JSON.stringify(diffed?.diff)).toContain('"يمكنك الإرجاع خلال "');
+    const [f] = data(renderHtml(run([fixture('x', { message: 'متى\nأستطيع', detail: 'contains "خلال 30": found', reply: 'يمكنك\nالإرجاع', score: 0.2, threshold: 0.7, rationale: 'يقول ١٤\nخلال 30 · ok' })])));
+    expect(f?.detail).toBe(`contains "${FSI}خلال${PDI} 30": found`);
+    // Each line apart: an isolate ends where its line does.
+    expect((f?.judge as { rationale: string }).rationale).toBe(`${FSI}يقول ١٤${PDI}\n${FSI}خلال${PDI} 30 · ok`);
+    expect([f?.message, f?.reply]).toEqual(['متى\nأستطيع', 'يمكنك\nالإرجاع']);
+  });
+
   it('leaves a report with no right-to-left text as it was, with no isolate in it', () => {
-    const html = renderHtml(run([differing('refund-window', 'Refunds within 30 days.', 'Refunds within 14 days.', { value: 'changed', by: 'facts', detail: 'numbers 30 → 14' })]));
+    const html = renderHtml(run([differing('refund-window', 'Refunds within 30 days.', 'Refunds within 14 days.', { value: 'changed', by: 'facts', detail: 'numbers 30 → 14' }), fixture('y', { score: 0.2, threshold: 0.7, rationale: 'says 14\nnot 30' })]));
     expect(html).not.toContain(FSI);
     expect(html).toContain('<span class="label">refund-window</span>');
   });
