@@ -637,6 +637,9 @@ export function itemData(item: Item): ItemData {
  * Still valid JSON: those characters only ever occur inside strings. Every string drops control
  * characters and bidi overrides, as the markup's text does: the script puts them on the page as
  * text, where a U+202E in a route, a persona tag or a tool call would reverse what follows it.
+ * Each line of a string but a reply, a message and a diff's texts (shown as written) has its runs
+ * of right-to-left text isolated, as the row's summary has (docs/security.md): the script needs no
+ * code for it, and a string with no right-to-left character is as it was, to the byte.
  */
 export function scriptJson(value: unknown): string {
   /** The arrays and objects whose texts are shown as written: a diff's, the messages not sent, and all they hold. */
