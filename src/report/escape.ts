@@ -169,6 +169,22 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => HTML_ENTITIES[ch] ?? ch);
 }
 
+/**
+ * Text in a chart of report.html (an SVG <text> or <title>: forest.ts, latency.ts, chart.ts):
+ * entities, controls and bidi overrides dropped, each run of right-to-left text isolated, as a
+ * row's summary isolates it (isolateRightToLeft; U+2068 ... U+2069 hold in SVG text as in HTML),
+ * so that a name in Arabic cannot draw the line's own figures to its side. Text with no
+ * right-to-left character is chartAttr's, to the byte.
+ */
+export function chartText(text: string): string {
+  return isolateRightToLeft(chartAttr(text));
+}
+
+/** chartText for an attribute (data-label, aria-label): as written, no isolate (the search box matches names as written). */
+export function chartAttr(text: string): string {
+  return escapeHtml(stripControl(text));
+}
+
 const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Breaks what GitHub's filters would turn into a mention, a reference or an emoji in HTML text. */

@@ -6,9 +6,14 @@ import { describe, expect, it } from 'vitest';
 import { codeSpan, escapeInline, renderComment } from '../../src/report/index.js';
 import { escapeHtmlInline } from '../../src/report/escape.js';
 import { renderHtml } from '../../src/report/html.js';
+import { forestPanel } from '../../src/report/html/forest.js';
+import { latencyPanel } from '../../src/report/html/latency.js';
+import { trendSvg } from '../../src/report/html/chart.js';
+import { forestRows } from '../../src/report/rates.js';
 import { renderTerminal } from '../../src/report/terminal.js';
-import { ctx, run } from './fixtures.js';
+import { baseline, ctx, fixture, run } from './fixtures.js';
 import { differing } from './meaning-fixtures.js';
+import { repeated, withRunStats } from './stats-fixtures.js';
 
 const FSI = '\u2068';
 const PDI = '\u2069';
@@ -78,10 +83,48 @@ describe('right-to-left text in report.html', () => {
     expect(html).toContain('data-label="استرداد-المبلغ"');
   });
 
+  it("isolates right-to-left runs in what an opened row shows (a why, a judge's words), each line apart; replies, messages and diffs as written", () => {
+    // The data the page's script builds an opened row from (html.ts, the ar-data block).
+    const data = (html: string): Array<Record<string, unknown>> => JSON.parse(/id="ar-data">([^]*?)<\/script>/.exec(html)?.[1] ?? '').items;
+    const [diffed] = data(renderHtml(record()));
+    // The diff's texts are the replies as written, as in the comment's code block.
+    expect(JSON.stringify(diffed?.diff)).toContain('"يمكنك الإرجاع خلال "');
+    const [f] = data(renderHtml(run([fixture('x', { message: 'متى\nأستطيع', detail: 'contains "خلال 30": found', reply: 'يمكنك\nالإرجاع', score: 0.2, threshold: 0.7, rationale: 'يقول ١٤\nخلال 30 · ok' })])));
+    expect(f?.detail).toBe(`contains "${FSI}خلال${PDI} 30": found`);
+    // Each line apart: an isolate ends where its line does.
+    expect((f?.judge as { rationale: string }).rationale).toBe(`${FSI}يقول ١٤${PDI}\n${FSI}خلال${PDI} 30 · ok`);
+    expect([f?.message, f?.reply]).toEqual(['متى\nأستطيع', 'يمكنك\nالإرجاع']);
+  });
+
   it('leaves a report with no right-to-left text as it was, with no isolate in it', () => {
-    const html = renderHtml(run([differing('refund-window', 'Refunds within 30 days.', 'Refunds within 14 days.', { value: 'changed', by: 'facts', detail: 'numbers 30 → 14' })]));
+    const html = renderHtml(run([differing('refund-window', 'Refunds within 30 days.', 'Refunds within 14 days.', { value: 'changed', by: 'facts', detail: 'numbers 30 → 14' }), fixture('y', { score: 0.2, threshold: 0.7, rationale: 'says 14\nnot 30' })]));
     expect(html).not.toContain(FSI);
     expect(html).toContain('<span class="label">refund-window</span>');
+  });
+});
+
+describe("right-to-left text in report.html's charts", () => {
+  /** What each SVG <text> and <title> says: a line of its own to the reader. */
+  const texts = (svg: string): string[] => [...svg.matchAll(/<(text|title)\b[^>]*>([^<]*)/g)].map((m) => m[2] as string);
+  const timed = (label: string, now: number, before: number) => fixture(label, { latencyMs: now, firstTokenMs: null, welcomeLatencyMs: null, baseline: { ...baseline(label, 'Reply.'), latencyMs: before } });
+  const charts = (label: string): string =>
+    forestPanel(forestRows(withRunStats([repeated(label, { passed: 10, total: 10 }, { passed: 0, total: 3 }, 2), repeated('greeting', { passed: 10, total: 10 }, { passed: 6, total: 10 }, 5)]).fixtures)) +
+    latencyPanel([timed(label, 2900, 1200), timed('opening-hours', 400, 380)], null) +
+    (trendSvg([{ runId: `${label} 12`, commit: null, startedAt: '2026-01-02T03:04:05Z', agreement: { percent: 50, passed: 1, failed: 1 } }]) ?? '');
+
+  it("isolates a name in Arabic in the forest plot's and the latency panel's labels and titles, and the trend's; data-label as written", () => {
+    const svg = charts('استرداد-المبلغ');
+    const rtl = texts(svg).filter((t) => RTL.test(t));
+    // The forest's label and title, the latency panel's label and title, the trend's axis label and title.
+    expect(rtl.length).toBeGreaterThanOrEqual(6);
+    for (const t of rtl) expect([t, RTL.test(outsideIsolates(t))]).toEqual([t, false]);
+    expect(svg).toContain(`<title>${FSI}استرداد-المبلغ${PDI}: 1.2 s → 2.9 s</title>`);
+    // The search box matches the name as written: the rows' attributes hold no isolate.
+    expect(svg.match(/data-label="[^"]*"/g)?.filter((a) => RTL.test(a))).toEqual(['data-label="استرداد-المبلغ"', 'data-label="استرداد-المبلغ"']);
+  });
+
+  it('leaves charts with no right-to-left text as they were, with no isolate in them', () => {
+    expect(charts('refund-window')).not.toContain(FSI);
   });
 });
 

@@ -201,6 +201,31 @@ describe.skipIf(SKIP_BROWSER_TESTS)('report.html in Chromium', () => {
     expect(errors).toEqual([]);
   });
 
+  it("an opened row keeps its own words and numbers in their place beside a why in Arabic: the Arabic isolated (docs/security.md), the reply as written", async () => {
+    const record = run([fixture('arabic', { verdict: 'fail', detail: 'قال ١٤ يوماً · 3/5 attempts', reply: 'يمكنك الإرجاع', drift: { reply: 'same', route: 'same', verdict: 'newly_failing' } })]);
+    const { page, errors } = await open(record);
+    await page.locator('details.item[data-label="arabic"] > summary').click();
+    const why = page.locator('details.item[data-label="arabic"] .body dd').filter({ hasText: 'attempts' });
+    // Where "3/5" is drawn against the Arabic before it: laid out as a left-to-right line, the
+    // count stays to the right of the Arabic; not isolated, it was drawn to its left, as the Arabic's own.
+    const placed = await why.evaluate((dd) => {
+      const node = dd.firstChild as Text;
+      const s = node.textContent ?? '';
+      const rect = (from: number, to: number): DOMRect => {
+        const r = document.createRange();
+        r.setStart(node, from);
+        r.setEnd(node, to);
+        return r.getBoundingClientRect();
+      };
+      const arabic = rect(s.indexOf('قال'), s.indexOf('يوماً') + 'يوماً'.length);
+      const count = rect(s.indexOf('3/5'), s.indexOf('3/5') + 3);
+      return { right: count.left >= arabic.right - 0.5, text: s };
+    });
+    expect(placed).toEqual({ right: true, text: '\u2068قال ١٤ يوماً\u2069 · 3/5 attempts' });
+    expect(await page.locator('details.item[data-label="arabic"] .body .text').first().textContent()).toBe('يمكنك الإرجاع');
+    expect(errors).toEqual([]);
+  });
+
   it('a filter hides the cause heading of a group with no row left, and shows it again with the rows', async () => {
     const errored = (label: string, error: string) => fixture(label, { reply: null, route: null, verdict: null, errored: true, error, errorKind: 'http', detail: error, drift: null });
     const record = run([errored('refund-a', 'message turn: HTTP 404 from the agent: Not Found'), errored('refund-b', 'message turn: HTTP 404 from the agent: Not Found'), errored('hours', 'message turn: HTTP 500 from the agent: boom'), fixture('greeting')]);

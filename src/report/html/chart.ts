@@ -2,7 +2,7 @@
 // Presentation attributes only (no style attributes: the page's Content-Security-Policy allows
 // no inline styles but its one stylesheet). Every text through the HTML escaper.
 
-import { escapeHtml, stripControl } from '../escape.js';
+import { chartAttr, chartText as h } from '../escape.js';
 import { agreementBasis } from '../evaluations.js';
 
 /**
@@ -46,10 +46,6 @@ function axisLabelOf(p: HtmlTrendPoint): string {
 // The right pad holds half the last label (it was cut off at the chart's edge), the left one the
 // y axis's "100%".
 const PAD = { left: 40, right: 32, top: 12, bottom: 30 };
-
-function h(s: string): string {
-  return escapeHtml(stripControl(s));
-}
 
 function pct(p: number): string {
   const r = Math.round(p * 10) / 10;
@@ -97,5 +93,5 @@ export function trendSvg(points: readonly HtmlTrendPoint[]): string | null {
   });
   const last = (points[points.length - 1] as HtmlTrendPoint).agreement.percent;
   const label = `Agreement over the last ${points.length} recorded ${points.length === 1 ? 'run' : 'runs'}; latest ${last === null ? 'n/a' : pct(last)}`;
-  return `<svg class="trend" viewBox="0 0 ${W} ${H}" role="img" aria-label="${h(label)}">${parts.join('')}</svg>`;
+  return `<svg class="trend" viewBox="0 0 ${W} ${H}" role="img" aria-label="${chartAttr(label)}">${parts.join('')}</svg>`;
 }

@@ -13,7 +13,7 @@ import { MAX_DIFF_CHARS, MAX_UNIT_EDITS, replyDiff, type Segment } from '../diff
 
 export { MAX_DIFF_CHARS };
 import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from '../lookalike.js';
-import { clip, normalizeBlock, stripControl } from '../escape.js';
+import { clip, isolateRightToLeft, normalizeBlock, stripControl } from '../escape.js';
 import { jsonText } from '../../assertions/format.js';
 import { CHECK_NAMES, checkDetail, checkSubject, decisiveTurn, matchMark, messageChanged, notSent, replyWords, scriptEndedWords, stoppedOn, turnMeaningWords, unsentWhy } from '../persona.js';
 import { attemptStandings, decisiveAttempt, otherAttemptsWords } from '../item-parts.js';
@@ -22,7 +22,7 @@ import { reuseWords } from '../../evaluate/reuse.js';
 import { changesOf } from '../../evaluate/changes.js';
 import { editedSinceBaseline, sameRoute } from '../../evaluate/drift.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from '../simulation.js';
-import { capitalized, thousands, turnWords } from '../../words.js';
+import { capitalized, hasRightToLeft, thousands, turnWords } from '../../words.js';
 import { judgeAcrossAttempts } from '../../evaluate/judge-flip.js';
 
 /** Any text in the data is clipped to this many characters (a note says so). */
@@ -637,8 +637,38 @@ export function itemData(item: Item): ItemData {
  * Still valid JSON: those characters only ever occur inside strings. Every string drops control
  * characters and bidi overrides, as the markup's text does: the script puts them on the page as
  * text, where a U+202E in a route, a persona tag or a tool call would reverse what follows it.
+ * Each line of a string but a reply, a message and a diff's texts (shown as written) has its runs
+ * of right-to-left text isolated, as the row's summary has (docs/security.md): the script needs no
+ * code for it, and a string with no right-to-left character is as it was, to the byte.
  */
 export function scriptJson(value: unknown): string {
+  /** The arrays and objects whose texts are shown as written: a diff's, the messages not sent, and all they hold. */
+  const asWritten = new WeakSet<object>();
   // Null members are left out (the script reads absent and null alike): a 5,000-item run is smaller.
-  return JSON.stringify(value, (_key, v: unknown) => (v === null ? undefined : typeof v === 'string' ? stripControl(v) : v)).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value, function (this: object, key: string, v: unknown): unknown {
+    if (v === null) return undefined;
+    if (typeof v === 'string') {
+      const s = stripControl(v);
+      return !hasRightToLeft(s) || writtenText(key) || asWritten.has(this) ? s : isolatedLines(s);
+    }
+    if (typeof v === 'object' && (key === 'diff' || key === 'unsent' || asWritten.has(this))) asWritten.add(v as object);
+    return v;
+  }).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * A text the page shows as written, as the comment's code block shows it (docs/security.md): a
+ * reply, a message, the message the baseline answered (messageEdited's `baseline`).
+ */
+function writtenText(key: string): boolean {
+  return key === 'reply' || key === 'message' || key === 'baseline';
+}
+
+/**
+ * Each line of `text` with its runs of right-to-left text isolated (isolateRightToLeft), as a row's
+ * summary and the comment isolate them: an opened row's why, a judge's words, a route, a check's
+ * expected and observed. Line by line: an isolate ends where its line does.
+ */
+function isolatedLines(text: string): string {
+  return text.split('\n').map(isolateRightToLeft).join('\n');
 }

@@ -4,7 +4,7 @@
 // Content-Security-Policy allows no inline style, and the stylesheet's hash stays as it is); every
 // text through the HTML escaper.
 
-import { escapeHtml, stripControl } from '../escape.js';
+import { chartAttr, chartText as h } from '../escape.js';
 import { CHART_COLOURS } from './palette.js';
 import { SCRIPT_MARK } from '../model.js';
 import type { ForestRow } from '../rates.js';
@@ -35,10 +35,6 @@ const BASELINE = CHART_COLOURS.baseline.light;
 const MUTED = CHART_COLOURS.muted.light;
 const GRID = CHART_COLOURS.grid.light;
 const FG = CHART_COLOURS.fg.light;
-
-function h(s: string): string {
-  return escapeHtml(stripControl(s));
-}
 
 function clipLabel(label: string, n = 28): string {
   return label.length <= n ? label : `${headOf(label, n - 1)}…`;
@@ -75,7 +71,7 @@ export function forestPanel(all: readonly ForestRow[]): string {
     const y = TOP + i * ROW;
     const colour = TIER_COLOUR[r.tier];
     const title = `<title>${h(r.label)}: ${h(r.words)}</title>`;
-    parts.push(`<g class="forest-row" data-label="${h(r.label)}" data-tier="${r.tier}">${title}`);
+    parts.push(`<g class="forest-row" data-label="${chartAttr(r.label)}" data-tier="${r.tier}">${title}`);
     parts.push(`<text x="${LABEL_W - 8}" y="${y + 4}" font-size="12" fill="${FG}" text-anchor="end">${r.script ? `${SCRIPT_MARK} ` : ''}${h(clipLabel(r.label))}</text>`);
     parts.push(interval(x, y - 4, r.baselineCi, r.baselineRate, BASELINE, 'circle'));
     parts.push(interval(x, y + 4, r.ci, r.rate, colour, 'square'));
@@ -87,7 +83,7 @@ export function forestPanel(all: readonly ForestRow[]): string {
   for (const r of all) counts.set(r.tier, (counts.get(r.tier) ?? 0) + 1);
   const tally = [...counts.entries()].map(([t, n]) => `${thousands(n)} ${TIER_WORDS[t]}`).join(', ');
   const label = `Pass rate per repeated item, baseline against now with 95% intervals: ${thousands(all.length)} items (${tally})`;
-  const svg = `<svg class="forest" width="100%" viewBox="0 0 ${W} ${H}" role="img" aria-label="${h(label)}">${parts.join('')}</svg>`;
+  const svg = `<svg class="forest" width="100%" viewBox="0 0 ${W} ${H}" role="img" aria-label="${chartAttr(label)}">${parts.join('')}</svg>`;
   const note = `<p class="meta">Baseline (grey) against now, coloured by tier: regressed first. A line is the 95% interval of a pass rate; the tier comes from Fisher's exact test on the counts, not from whether the lines overlap. ${h(tally)}.</p>`;
   const more = all.length > rows.length ? `<p class="meta">and ${thousands(all.length - rows.length)} more ${all.length - rows.length === 1 ? 'item' : 'items'}, in the same order</p>` : '';
   return `<div class="panel wide"><h3>Pass rates</h3>${note}${svg}${more}</div>`;

@@ -4,7 +4,7 @@
 // Content-Security-Policy allows no inline style); every text through the HTML escaper.
 
 import { itemLatencyMs } from '../../evaluate/latency.js';
-import { escapeHtml, stripControl } from '../escape.js';
+import { chartAttr, chartText as h } from '../escape.js';
 import { isPersona, SCRIPT_MARK, type Item } from '../model.js';
 import type { RunLatency } from '../../types.js';
 import { durationText, headOf, thousands } from '../../words.js';
@@ -19,10 +19,6 @@ const LABEL_W = 200;
 const VALUE_W = 170;
 const TOP = 34;
 const BOTTOM = 22;
-
-function h(s: string): string {
-  return escapeHtml(stripControl(s));
-}
 
 export interface LatencyRow {
   label: string;
@@ -104,7 +100,7 @@ export function latencyPanel(items: readonly Item[], latency: RunLatency | null 
     // lost on a reader who cannot tell them apart, or who hears the chart (docs/action.md, "Accessibility").
     const word = r.slower ? 'slower' : r.faster ? 'faster' : null;
     const title = `<title>${h(r.label)}: ${h(change)}${word === null ? '' : ` (${word})`}</title>`;
-    parts.push(`<g class="row${r.slower ? ' slower' : ''}" data-label="${h(r.label)}">${title}`);
+    parts.push(`<g class="row${r.slower ? ' slower' : ''}" data-label="${chartAttr(r.label)}">${title}`);
     parts.push(`<text x="${LABEL_W - 8}" y="${y + 13}" class="label" text-anchor="end">${r.script ? `${SCRIPT_MARK} ` : ''}${h(clipLabel(r.label))}</text>`);
     parts.push(`<rect x="${LABEL_W}" y="${y + 3}" width="${plotW}" height="16" class="track"/>`);
     if (r.beforeMs !== null) parts.push(`<rect x="${LABEL_W}" y="${y + 3}" width="${(x(r.beforeMs) - LABEL_W).toFixed(1)}" height="6" class="before"/>`);
@@ -115,7 +111,7 @@ export function latencyPanel(items: readonly Item[], latency: RunLatency | null 
   parts.push(`<text x="${LABEL_W}" y="${H - 6}" class="axis">0</text><text x="${LABEL_W + plotW}" y="${H - 6}" class="axis" text-anchor="end">${h(durationText(max))}</text>`);
   const slower = all.filter((r) => r.slower).length;
   const label = `Latency per item, baseline against now: ${thousands(all.length)} items measured${slower > 0 ? `, ${thousands(slower)} slower` : ''}`;
-  const svg = `<svg class="latency" viewBox="0 0 ${W} ${H}" role="img" aria-label="${h(label)}">${parts.join('')}</svg>`;
+  const svg = `<svg class="latency" viewBox="0 0 ${W} ${H}" role="img" aria-label="${chartAttr(label)}">${parts.join('')}</svg>`;
   const legend =
     `<p class="meta lat-legend"><span class="key before"></span> baseline <span class="key now"></span> now <span class="key fast"></span> faster <span class="key slow"></span> slower ` +
     `(than its baseline by more than the latency rule) · a fixture's message turn, a script's whole conversation${latency != null ? ' · p50 / p95: the run\'s message turns' : ''}</p>`;
