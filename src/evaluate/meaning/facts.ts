@@ -72,8 +72,8 @@ const AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013A-Z${SIGNS}0-9])(?<![JN]|[N][
  * whole amount is emphasised ("**USD 120**") or nothing is (docs/meaning.md, "Facts"). A hosted
  * model bolds the number of a price, and not its currency, on one call and not the next.
  */
-const EMPHASIS_AFTER_CURRENCY = new RegExp(String.raw`((?:[A-Z]{0,2}[${SIGNS}]|(?<![A-Za-z0-9])(?:${CODE_ALTERNATION}))[ \u00a0]?)(?:\*{1,3}|_{1,3})(?=${MINUS}?\d)`, 'g');
-const EMPHASIS_BEFORE_CURRENCY = new RegExp(String.raw`(\d)(?:\*{1,3}|_{1,3})(?=[ \u00a0]?(?:[${SIGNS}]|(?:${CODE_ALTERNATION})(?![A-Za-z0-9])))`, 'g');
+const EMPHASIS_AFTER_CURRENCY = onFirstUse(() => new RegExp(String.raw`((?:[A-Z]{0,2}[${SIGNS}]|(?<![A-Za-z0-9])(?:${CODE_ALTERNATION}))[ \u00a0]?)(?:\*{1,3}|_{1,3})(?=${MINUS}?\d)`, 'g'));
+const EMPHASIS_BEFORE_CURRENCY = onFirstUse(() => new RegExp(String.raw`(\d)(?:\*{1,3}|_{1,3})(?=[ \u00a0]?(?:[${SIGNS}]|(?:${CODE_ALTERNATION})(?![A-Za-z0-9])))`, 'g'));
 
 /**
  * An amount written with its currency's word after its number (docs/meaning.md, "Facts"): "5 dollars",
@@ -281,7 +281,7 @@ const MAY_HAVE_LETTER_AMOUNT = /(?:TRY|R[Mp]?\.?|NIS|[kK][rR]\.?|K\u010d)(?:[ \u
  */
 const SPACED_THOUSANDS_SOURCE = String.raw`(?<![N.,]|[N] )([N]{1,3})((?: [N]{3})+)(?=(?:,[N]{1,2})?(?:[ \u00a0]?(?:K\u010d|Ft|z\u0142|zl|Z\u0141|[kK]r|KR|(?:l|L)e[iu])(?![J])|[ \u00a0]?[${SIGNS}]|[ \u00a0](?:${CODE_ALTERNATION})(?![J]))|(?<=[N] [N]{3} [N]{3})(?![N]))`;
 /** What SPACED_THOUSANDS_SOURCE needs (a cheap test before the pattern). */
-const MAY_HAVE_SPACED_THOUSANDS = new RegExp(String.raw`[0-9] [0-9]{3}(?:(?:,[0-9]{1,2})?[ \u00a0]?(?:K\u010d|Ft|z[l\u0142]|Z\u0141|[kK][rR]|[lL]e[iu]|[${SIGNS}]|[A-Z]{3})| [0-9]{3}(?![0-9]))`);
+const MAY_HAVE_SPACED_THOUSANDS = onFirstUse(() => new RegExp(String.raw`[0-9] [0-9]{3}(?:(?:,[0-9]{1,2})?[ \u00a0]?(?:K\u010d|Ft|z[l\u0142]|Z\u0141|[kK][rR]|[lL]e[iu]|[${SIGNS}]|[A-Z]{3})| [0-9]{3}(?![0-9]))`));
 
 /**
  * How a currency's word or sign reads (docs/meaning.md, "Facts"): the currencies it may be
@@ -794,10 +794,10 @@ export function factsOf(reply: string): Fact[] {
   text = stripListMarkers(text, true);
   // A Markdown link whose text is its own address ([a@b.example](mailto:a@b.example)) states it once.
   if (text.includes('](')) text = text.replace(SELF_LINK, (link, shown: string, target: string) => (target === shown || target === `mailto:${shown}` ? shown : link));
-  if (text.includes('*') || text.includes('_')) text = text.replace(EMPHASIS_AFTER_CURRENCY, '$1').replace(EMPHASIS_BEFORE_CURRENCY, '$1');
+  if (text.includes('*') || text.includes('_')) text = text.replace(EMPHASIS_AFTER_CURRENCY(), '$1').replace(EMPHASIS_BEFORE_CURRENCY(), '$1');
   const out: Fact[] = [];
   const patterns = ascii ? patternsOf().ascii : patternsOf().unicode;
-  if (MAY_HAVE_SPACED_THOUSANDS.test(text)) text = text.replace(patterns.spacedThousands, (_m, first: string, groups: string) => first + groups.replace(/ /g, ''));
+  if (MAY_HAVE_SPACED_THOUSANDS().test(text)) text = text.replace(patterns.spacedThousands, (_m, first: string, groups: string) => first + groups.replace(/ /g, ''));
   // "3万円" is JPY 30000: a multiplier in kanji or hangul is written out before the facts are read.
   if (!ascii && MAY_HAVE_MULTIPLIER.test(text)) text = text.replace(MULTIPLIED(), multipliedValue);
   // The text as written, before the facts below are blanked out of it (each blank keeps its
