@@ -172,6 +172,13 @@ describe('"1,500": 1500 in English, 1.5 where a comma is the decimal point', () 
     expect(facts('Ang kabuuan ay ₱1,500.')).toEqual(['amount PHP 1500']);
     expect(decided('El total es MX$1,500.', 'El total es MX$1500.')).toBe('formatting');
     expect(decided('El total es MX$1,500.', 'El total es MX$2,500.')).toBe('changed: amounts MXN 1500 → MXN 2500');
+    // The country after the word, as Spanish writes it, as before it in English ("1,500 Mexican pesos").
+    expect(facts('El total es 1,500 pesos mexicanos.')).toEqual(['amount MXN 1500']);
+    expect(facts('El total es 1,500 Pesos Mexicanos y 20 pesos filipinos, 1.500 pesos argentinos, 1 peso chileno.')).toEqual(['amount MXN 1500', 'amount PHP 20', 'amount ARS 1.500', 'amount CLP 1']);
+    expect(decided('El total es 1,500 pesos mexicanos.', 'El total es 1500 pesos mexicanos.')).toBe('formatting');
+    expect(decided('El total es 1,500 pesos mexicanos.', 'The total is MXN 1,500.')).toBe('judge');
+    expect(decided('El total es 1,500 pesos mexicanos.', 'El total es 1,5 pesos mexicanos.')).toBe('changed: amounts MXN 1500 → MXN 1.5');
+    expect(decided('Son 50 pesos chilenos.', 'Son 50 pesos mexicanos.')).toBe('changed: amounts CLP 50 → MXN 50');
     // "pesos" alone may be Argentina's, Chile's, Colombia's or Uruguay's, where "1,500" is 1.5: the judge decides.
     expect(facts('El total es de 1,500 pesos.')).toEqual(['amount pesos 1,500']);
     expect(decided('El total es de 1,500 pesos.', 'El total es de 1500 pesos.')).toBe('judge');

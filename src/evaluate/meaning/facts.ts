@@ -86,11 +86,12 @@ const EMPHASIS_BEFORE_CURRENCY = onFirstUse(() => new RegExp(String.raw`(\d)(?:\
  * or two digits alone at the end of a clause ("2 euros 50." is EUR 2.5, "3 pounds 50" GBP 3.5).
  * Read after the amounts with a sign or a code. Each part is followed by something it cannot match
  * (a word ends at a non-letter), so the pattern is scanned once. The groups: a minus, the number,
- * the character between the number and the words, a qualifier, the word, "sterling", the
+ * the character between the number and the words, a qualifier, the word, "sterling" or a peso's
+ * country in Spanish order ("1,500 pesos mexicanos" is "1,500 Mexican pesos": SPANISH_PESOS), the
  * hundredths with their word ("cents", "pence") or their "p", and the two digits alone. Compiled
  * with the `i` flag: `[A-Z]` and the words match either case.
  */
-const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![JN]|[N][.,])(${MINUS})?(${NUMERAL})([ \u00a0\-])(?:(US|UK|British|Canadian|Australian|Singapore|New[ \u00a0]Zealand|NZ|Hong[ \u00a0]Kong|HK|New[ \u00a0]Taiwan|Taiwan|Mexican|Argentine|Argentinian|Chilean|Colombian|Philippine|Uruguayan|Dominican|Cuban|Swiss|Indian|Pakistani|Japanese|Chinese|South[ \u00a0]Korean|Korean|Turkish|Italian|New[ \u00a0]Israeli|Israeli|Thai|Russian|Brazilian|Vietnamese|Polish|Swedish|Danish|Norwegian|Icelandic|South[ \u00a0]African|Emirati|UAE|Moroccan|Malaysian|Lebanese|Syrian|Egyptian|Romanian|Moldovan)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|pesos?|bucks?|cents?|pence|won|liras?|lire|shekels?|baht|roubles?|rubles?|reais|reals?|dong|z(?:l|\u0142)ot(?:ys?|e|ych)|krona|krone|kronor|kroner|kronur|rand|dirhams?|ringgits?|lei|leu)(?:[ \u00a0](sterling))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})(?:[ \u00a0](cents?|pence)|(p)(?![JN]|\.[mM]))|[ \u00a0](\d{2})(?=$|[\n.,;:!?)*_"'](?![N])))?(?![JN])`;
+const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![JN]|[N][.,])(${MINUS})?(${NUMERAL})([ \u00a0\-])(?:(US|UK|British|Canadian|Australian|Singapore|New[ \u00a0]Zealand|NZ|Hong[ \u00a0]Kong|HK|New[ \u00a0]Taiwan|Taiwan|Mexican|Argentine|Argentinian|Chilean|Colombian|Philippine|Uruguayan|Dominican|Cuban|Swiss|Indian|Pakistani|Japanese|Chinese|South[ \u00a0]Korean|Korean|Turkish|Italian|New[ \u00a0]Israeli|Israeli|Thai|Russian|Brazilian|Vietnamese|Polish|Swedish|Danish|Norwegian|Icelandic|South[ \u00a0]African|Emirati|UAE|Moroccan|Malaysian|Lebanese|Syrian|Egyptian|Romanian|Moldovan)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|pesos?|bucks?|cents?|pence|won|liras?|lire|shekels?|baht|roubles?|rubles?|reais|reals?|dong|z(?:l|\u0142)ot(?:ys?|e|ych)|krona|krone|kronor|kroner|kronur|rand|dirhams?|ringgits?|lei|leu)(?:[ \u00a0](sterling|(?:mexican|argentin|chilen|colombian|filipin|uruguay|dominican|cuban)os?))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})(?:[ \u00a0](cents?|pence)|(p)(?![JN]|\.[mM]))|[ \u00a0](\d{2})(?=$|[\n.,;:!?)*_"'](?![N])))?(?![JN])`;
 /** What a worded amount needs: a digit, then a currency's word (a cheap test before the pattern). */
 const MAY_HAVE_WORD_AMOUNT =
   /[0-9][ \u00a0-](?:[A-Za-z]{2,11}[ \u00a0]){0,2}(?:[dD][oO][lL]|[eE][uU][rR]|[pP][oO][uU]|[yY][eE]|[yY][uU]|[rR][uU][pP]|[fF][rR][aA]|[pP][eE][sS]|[bB][uU][cC]|[cC][eE][nN]|[pP][eE][nN]|[wW][oO][nN]|[lL][iI][rR]|[sS][hH][eE]|[bB][aA][hH]|[rR][oO][uU]|[rR][uU][bB]|[rR][eE][aA]|[dD][oO][nN]|[zZ](?:[lL]|\u0142|\u0141)|[kK][rR][oO]|[rR][aA][nN]|[dD][iI][rR]|[rR][iI][nN]|[lL][eE][iIuU])/;
@@ -327,6 +328,10 @@ const PENCE: Reading = { codes: ['GBP'], label: 'pence', number: true, cents: tr
  * not name. Named as written ("dollars 5"), as "rupees 500" is: a detail that said "USD 5" named a
  * country the reply did not.
  */
+/** A peso's country written after it, as Spanish writes it (WORD_AMOUNT_SOURCE), by its stem: the qualifier English writes before it. */
+const SPANISH_PESOS: Record<string, string> = {
+  mexican: 'mexican', argentin: 'argentine', chilen: 'chilean', colombian: 'colombian', filipin: 'philippine', uruguay: 'uruguayan', dominican: 'dominican', cuban: 'cuban',
+};
 const DOLLAR_WORD: Reading = { codes: ['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'TWD'], label: 'dollars' };
 /** `$` alone: any dollar, or a peso of a country that writes it with `$` (Mexico, Argentina, Chile, ...). Named as written ("$ 5"), as "¥ 100" is. */
 const DOLLAR_SIGN: Reading = { codes: [...DOLLAR_WORD.codes, 'MXN', 'ARS', 'CLP', 'COP', 'UYU', 'DOP', 'CUP'], label: '$' };
@@ -848,7 +853,11 @@ export function factsOf(reply: string): Fact[] {
     // The groups by position, as for the amounts above; `at` is where the match starts.
     text = text.replace(
       patterns.wordAmount,
-      (raw: string, sign: string | undefined, numeral: string, between: string, qualifier: string | undefined, word: string, sterling: string | undefined, part: string | undefined, partWord: string | undefined, p: string | undefined, bare: string | undefined, at: number) => {
+      (raw: string, sign: string | undefined, numeral: string, between: string, before: string | undefined, word: string, after: string | undefined, part: string | undefined, partWord: string | undefined, p: string | undefined, bare: string | undefined, at: number) => {
+        // After the word, "sterling" or a peso's country in Spanish ("pesos mexicanos"), read as English writes it before ("Mexican pesos").
+        const spanish = after === undefined || after.toLowerCase() === 'sterling' ? undefined : SPANISH_PESOS[after.toLowerCase().replace(/os?$/, '')];
+        const qualifier = spanish === undefined ? before : before === undefined ? spanish : `${before} ${spanish}`;
+        const sterling = spanish === undefined ? after : undefined;
         // "pounds" is a weight after a weight's word ("a parcel of 3 pounds"), before "of" ("3 pounds of flour"), or joined by a hyphen ("a 3-pound bag").
         const weight = (): boolean => between === '-' || WEIGHT_AFTER.test(written.slice(at + raw.length, at + raw.length + 8)) || WEIGHT_BEFORE.test(written.slice(Math.max(0, at - 60), at));
         const reading = wordReading(word, qualifier, sterling, weight);
