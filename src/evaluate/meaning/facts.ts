@@ -962,8 +962,9 @@ export function factsOf(reply: string): Fact[] {
 }
 
 /**
- * "1 500": one to three digits, a plain space and one group of three digits, with no other group,
- * digit or letter right before or after it ("1 500 pièces", not "2 500g", "1 500 000" or "1 500,5").
+ * "1 500": one to three digits, a plain space and one group of three digits, with a decimal comma
+ * and one or two digits after it or none ("1 500,50"), no other group, digit or letter right before
+ * or after it ("1 500 pièces", not "2 500g", "1 500 000" or "1 500,505").
  * French, the Nordic languages, Polish or Czech write 1500 so, and English may write two numbers
  * so ("page 1 500 words"): where the group ends, to be read as one fact that may be either
  * (spacedGroupFact), or -1. Plain character tests: it is asked of every run of digits.
@@ -972,7 +973,9 @@ function spacedGroupEnd(text: string, start: number, end: number): number {
   if (end - start > 3 || text[end] !== ' ' || text[start] === '0') return -1;
   for (let i = start; i < end; i++) if (!isDigit(text[i])) return -1;
   if (!(isDigit(text[end + 1]) && isDigit(text[end + 2]) && isDigit(text[end + 3]))) return -1;
-  const after = end + 4;
+  let after = end + 4;
+  // A decimal comma and one or two digits after the group ("1 500,50 pièces") end it too.
+  if (text[after] === ',' && isDigit(text[after + 1])) after += isDigit(text[after + 2]) ? 3 : 2;
   const next = text[after];
   if (isCodeChar(next) || ((next === '.' || next === ',' || next === '-') && isCodeChar(text[after + 1])) || (next === ' ' && isDigit(text[after + 1]))) return -1;
   // Not the second group of a longer run ("12 345 678" that SPACED_THOUSANDS_SOURCE did not join).
@@ -986,8 +989,11 @@ function spacedGroupEnd(text: string, start: number, end: number): number {
  * they can, and it is never formatting of "1500" (docs/meaning.md, "Languages and locales").
  */
 function spacedGroupFact(first: string, group: string): Fact {
-  const written = `${first} ${group}`;
-  const value = first + group;
+  // With its decimals ("500,50"): the written number keeps its comma, without the zeros a decimal may end with ("1 500,5").
+  const [whole = '', decimals = ''] = group.split(',');
+  const fraction = canonicalDecimal('0', decimals).slice(2);
+  const written = fraction === '' ? `${first} ${whole}` : `${first} ${whole},${fraction}`;
+  const value = canonicalDecimal(first + whole, decimals);
   return { kind: 'number', value: written, may: [{ kind: 'number', value }, { kind: 'number', value: written }] };
 }
 
@@ -1231,7 +1237,8 @@ function splitSpacedGroups(diff: FactsDifference): FactsDifference {
     facts.flatMap((f) => {
       if (!isSpacedGroup(f)) return [f];
       const [first = '', group = ''] = f.value.split(' ');
-      return [{ kind: 'number', value: first }, { kind: 'number', value: canonicalDecimal(group, '') }];
+      const [whole = '', decimals = ''] = group.split(',');
+      return [{ kind: 'number', value: first }, { kind: 'number', value: canonicalDecimal(whole, decimals) }];
     });
   return noFactsDiffer(compareExact(split(diff.baseline), split(diff.now))) ? { baseline: [], now: [] } : diff;
 }
