@@ -8,7 +8,7 @@
 import { isPersona, type Item, type ItemView, type ReportModel, type SectionKey } from './model.js';
 import { attemptNamed, CALL_FAILED_HINT, ERROR_IN_200, error200Hint, JUDGE_CUT_HINT, MEANING_SETTINGS, modelDownHint, modelsAnsweredInRun, unfinishedAnswer, uncheckedParts, type CauseGroup } from '../evaluate/index.js';
 import { showLookalikes } from './lookalike.js';
-import { FACTS_ONLY_CAUSE, factsOnlyFix } from '../evaluate/meaning/ladder.js';
+import { factsOnlyFix, isFactsOnlyCause } from '../evaluate/meaning/ladder.js';
 import { thousands } from '../words.js';
 import { docsUrl } from '../version.js';
 import { needsBlock } from './item-parts.js';
@@ -183,7 +183,7 @@ export function sharedMeaning(items: readonly Item[], judged: boolean, answered:
   // refused: ...; point NODE_EXTRA_CA_CERTS ..."), gets no second one after it.
   const down = MEANING_JUDGE_DOWN.test(cause) && fixStart(cause) <= 0;
   const fix =
-    cause === FACTS_ONLY_CAUSE
+    isFactsOnlyCause(cause)
       ? factsOnlyFix(judged, file)
       : reached !== null
         ? reached.hint

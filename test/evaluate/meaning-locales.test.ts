@@ -71,8 +71,8 @@ describe('numbers in locale formats', () => {
     expect(facts('Es kostet 2 500 lei.')).toEqual(['amount lei 2500']);
     // "lei" and "leu" are read in either case of their first letter, and no other word ending so is ("bei").
     expect(facts('Es kostet 2 500 Lei, 3 500 bei uns.')).toEqual(['amount lei 2500', 'number 3 500']);
-    // A unit joined to the group, a decimal, a third group or a digit after it: as before.
-    expect(facts('Il faut 2 500g et 1 500,5 l.')).toEqual(['number 2', 'number 500', 'number 1', 'number 500.5']);
+    // A unit joined to the group, a third group or a digit after it: as before; a decimal comma: "1 500" with it (below).
+    expect(facts('Il faut 2 500g et 1 500,5 l.')).toEqual(['number 2', 'number 500', 'number 1 500,5']);
     expect(facts('Appelez le 555 123 4567.')).toEqual(['number 555', 'number 123', 'number 4567']);
   });
 });
@@ -172,6 +172,13 @@ describe('"1,500": 1500 in English, 1.5 where a comma is the decimal point', () 
     expect(facts('Ang kabuuan ay ₱1,500.')).toEqual(['amount PHP 1500']);
     expect(decided('El total es MX$1,500.', 'El total es MX$1500.')).toBe('formatting');
     expect(decided('El total es MX$1,500.', 'El total es MX$2,500.')).toBe('changed: amounts MXN 1500 → MXN 2500');
+    // The country after the word, as Spanish writes it, as before it in English ("1,500 Mexican pesos").
+    expect(facts('El total es 1,500 pesos mexicanos.')).toEqual(['amount MXN 1500']);
+    expect(facts('El total es 1,500 Pesos Mexicanos y 20 pesos filipinos, 1.500 pesos argentinos, 1 peso chileno.')).toEqual(['amount MXN 1500', 'amount PHP 20', 'amount ARS 1.500', 'amount CLP 1']);
+    expect(decided('El total es 1,500 pesos mexicanos.', 'El total es 1500 pesos mexicanos.')).toBe('formatting');
+    expect(decided('El total es 1,500 pesos mexicanos.', 'The total is MXN 1,500.')).toBe('judge');
+    expect(decided('El total es 1,500 pesos mexicanos.', 'El total es 1,5 pesos mexicanos.')).toBe('changed: amounts MXN 1500 → MXN 1.5');
+    expect(decided('Son 50 pesos chilenos.', 'Son 50 pesos mexicanos.')).toBe('changed: amounts CLP 50 → MXN 50');
     // "pesos" alone may be Argentina's, Chile's, Colombia's or Uruguay's, where "1,500" is 1.5: the judge decides.
     expect(facts('El total es de 1,500 pesos.')).toEqual(['amount pesos 1,500']);
     expect(decided('El total es de 1,500 pesos.', 'El total es de 1500 pesos.')).toBe('judge');
@@ -281,6 +288,15 @@ describe('digit groups of three with plain spaces or points and nothing after th
     expect(decided('Page 1 500 words.', 'Page 1: 500 words.')).toBe('judge');
     expect(decided('Page 1 500 words.', 'Page 1 and 500 words.', 'facts')).toBe('unchecked: the facts are the same and meaning.check is facts, which asks no model');
     expect(decided('Page 1 500 words.', 'Page 2: 500 words.')).toBe('changed: numbers 1 500 → 2, 500');
+  });
+  it('"1 500,50" with no currency is read as "1 500" is: 1500.5 or the numbers 1 and 500.5, never a false same', () => {
+    expect(facts('Il y a 1 500,50 pièces.')).toEqual(['number 1 500,5']);
+    expect(facts('Il y a 1 500,00 pièces, -2 500,5 l, 1 500,505 et 1 500,5g.')).toEqual(['number 1 500', 'number -2 500,5', 'number 1', 'number 500,505', 'number 1', 'number 500.5']);
+    for (const same of ['Il y a 1500,50 pièces.', 'Es sind 1.500,50 Stück.', 'There are 1,500.50 pieces.', 'Il y a 1 et 500,5 pièces.']) expect([same, decided('Il y a 1 500,50 pièces.', same)]).toEqual([same, 'judge']);
+    expect(decided('Il y a 1 500,50 pièces.', 'Il y a 1500,50 pièces.', 'facts')).toBe('unchecked: the facts are the same and meaning.check is facts, which asks no model');
+    expect(decided('Il y a 1 500,50 pièces.', 'Il y a 1 500,50 pièces !')).toBe('formatting');
+    expect(decided('Il y a 1 500,50 pièces.', 'Il y a 1 600,50 pièces.')).toBe('changed: numbers 1 500,5 → 1 600,5');
+    expect(decided('Il y a 1 500,50 pièces.', 'Il y a 1 et 500,6 pièces.')).toBe('changed: numbers 1 500,5 → 1, 500.6');
   });
 });
 

@@ -857,22 +857,22 @@ describe('numbers in words against digits (docs/meaning.md, "Facts": numbers in 
   const judgeOptions = (step: LadderOptions['judge']): LadderOptions => ({ check: 'judge', threshold: 0.8, judge: step });
 
   it.each([
-    ['a hyphenated word before a unit', 'The tent has a 2-year warranty.', 'The tent has a two-year warranty.'],
-    ['thirty days', 'Refunds within 30 days', 'Refunds within thirty days'],
-    ['the word in the baseline, the digits now', 'Refunds within Thirty days', 'Refunds within 30 days'],
-    ['a ten and a unit, hyphenated', 'Twenty-five items are left.', 'There are 25 items left.'],
-    ['a ten and a unit, spaced', 'twenty five items are left', '25 items are left'],
-    ['one hundred', 'Up to one hundred guests.', 'Up to 100 guests.'],
-    ['each "2" of one reply a "two" of the other', 'A two-year warranty and two-day shipping.', 'A 2-year warranty and 2-day shipping.'],
-    ['the other facts agreeing', 'A 2-year warranty, refunds within 30 days, from $50.', 'A two-year warranty, refunds within 30 days, from $50.'],
-    ['"one" that may be a pronoun, the rest the same', 'The one you ordered ships in 3 days.', '1 item ships in 3 days.'],
-  ])('go on to the meaning judge, never changed by the facts: %s', async (_name, baseline, now) => {
+    ['a hyphenated word before a unit', 'The tent has a 2-year warranty.', 'The tent has a two-year warranty.', '"two" is read as 2'],
+    ['thirty days', 'Refunds within 30 days', 'Refunds within thirty days', '"thirty" is read as 30'],
+    ['the word in the baseline, the digits now', 'Refunds within Thirty days', 'Refunds within 30 days', '"Thirty" is read as 30'],
+    ['a ten and a unit, hyphenated', 'Twenty-five items are left.', 'There are 25 items left.', '"Twenty-five" is read as 25'],
+    ['a ten and a unit, spaced', 'twenty five items are left', '25 items are left', '"twenty five" is read as 25'],
+    ['one hundred', 'Up to one hundred guests.', 'Up to 100 guests.', '"one hundred" is read as 100'],
+    ['each "2" of one reply a "two" of the other', 'A two-year warranty and two-day shipping.', 'A 2-year warranty and 2-day shipping.', '"two" is read as 2'],
+    ['the other facts agreeing', 'A 2-year warranty, refunds within 30 days, from $50.', 'A two-year warranty, refunds within 30 days, from $50.', '"two" is read as 2'],
+    ['"one" that may be a pronoun, the rest the same', 'The one you ordered ships in 3 days.', '1 item ships in 3 days.', '"one" is read as 1'],
+  ])('go on to the meaning judge, never changed by the facts: %s', async (_name, baseline, now, read) => {
     const j = recordingJudge({ ok: true, score: 0.9, difference: 'none', reused: false });
     expect(await decide(baseline, now, [], judgeOptions(j.step))).toEqual({ value: 'reworded', by: 'judge', detail: 'none', score: 0.9, reused: false });
     expect(j.asked).toEqual([[baseline, now]]);
-    // With check: facts, unchecked with its cause, as when the facts agree; never formatting.
+    // With check: facts, unchecked with its cause, as when the facts agree, saying the word it read; never formatting.
     const none = recordingJudge();
-    expect(await decide(baseline, now, [], { check: 'facts', threshold: 0.8, judge: none.step })).toEqual({ value: 'unchecked', by: null, detail: FACTS_ONLY_CAUSE });
+    expect(await decide(baseline, now, [], { check: 'facts', threshold: 0.8, judge: none.step })).toEqual({ value: 'unchecked', by: null, detail: `the facts agree once ${read} and meaning.check is facts, which asks no model` });
     expect(none.asked).toEqual([]);
   });
 

@@ -291,6 +291,17 @@ describe('a reason the meaning was not checked, shared by several items', () => 
     expect(changed).toContain('meaning not checked: meaning judge unreachable: no answer from the meaning judge within 30,000\u00a0ms');
   });
 
+  it('a cause that says the facts agree once a number word is read, shared, gets the same fix', () => {
+    const WORDS = 'the facts agree once "two" is read as 2 and meaning.check is facts, which asks no model';
+    resetLines();
+    const record = run([
+      differing('tent', 'The tent has a 2-year warranty.', 'The tent has a two-year warranty.', unchecked(WORDS)),
+      differing('stove', 'The stove has a 2-year warranty.', 'The stove has a two-year warranty.', unchecked(WORDS)),
+    ]);
+    const text = renderTerminal({ ...record, judge: { name: null } }, { color: false });
+    expect(text).toContain(`Changed (2)\n  Meaning not checked for all 2: ${WORDS}; add a judge to config.yml, which makes meaning.check judge, to have a model tell rewording from a change in meaning (${docsUrl('meaning.md', 'Configuration')})\n`);
+  });
+
   it('the terminal likewise, once under the title', () => {
     const text = renderTerminal({ ...sharedRun(), judge: { name: null } }, { color: false });
     expect(text).toContain(`Changed (5)\n  Meaning not checked for 4 of the 5: ${FACTS}; add a judge to config.yml, which makes meaning.check judge, to have a model tell rewording from a change in meaning (${docsUrl('meaning.md', 'Configuration')})\n`);

@@ -72,8 +72,8 @@ const AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013A-Z${SIGNS}0-9])(?<![JN]|[N][
  * whole amount is emphasised ("**USD 120**") or nothing is (docs/meaning.md, "Facts"). A hosted
  * model bolds the number of a price, and not its currency, on one call and not the next.
  */
-const EMPHASIS_AFTER_CURRENCY = new RegExp(String.raw`((?:[A-Z]{0,2}[${SIGNS}]|(?<![A-Za-z0-9])(?:${CODE_ALTERNATION}))[ \u00a0]?)(?:\*{1,3}|_{1,3})(?=${MINUS}?\d)`, 'g');
-const EMPHASIS_BEFORE_CURRENCY = new RegExp(String.raw`(\d)(?:\*{1,3}|_{1,3})(?=[ \u00a0]?(?:[${SIGNS}]|(?:${CODE_ALTERNATION})(?![A-Za-z0-9])))`, 'g');
+const EMPHASIS_AFTER_CURRENCY = onFirstUse(() => new RegExp(String.raw`((?:[A-Z]{0,2}[${SIGNS}]|(?<![A-Za-z0-9])(?:${CODE_ALTERNATION}))[ \u00a0]?)(?:\*{1,3}|_{1,3})(?=${MINUS}?\d)`, 'g'));
+const EMPHASIS_BEFORE_CURRENCY = onFirstUse(() => new RegExp(String.raw`(\d)(?:\*{1,3}|_{1,3})(?=[ \u00a0]?(?:[${SIGNS}]|(?:${CODE_ALTERNATION})(?![A-Za-z0-9])))`, 'g'));
 
 /**
  * An amount written with its currency's word after its number (docs/meaning.md, "Facts"): "5 dollars",
@@ -86,11 +86,12 @@ const EMPHASIS_BEFORE_CURRENCY = new RegExp(String.raw`(\d)(?:\*{1,3}|_{1,3})(?=
  * or two digits alone at the end of a clause ("2 euros 50." is EUR 2.5, "3 pounds 50" GBP 3.5).
  * Read after the amounts with a sign or a code. Each part is followed by something it cannot match
  * (a word ends at a non-letter), so the pattern is scanned once. The groups: a minus, the number,
- * the character between the number and the words, a qualifier, the word, "sterling", the
+ * the character between the number and the words, a qualifier, the word, "sterling" or a peso's
+ * country in Spanish order ("1,500 pesos mexicanos" is "1,500 Mexican pesos": SPANISH_PESOS), the
  * hundredths with their word ("cents", "pence") or their "p", and the two digits alone. Compiled
  * with the `i` flag: `[A-Z]` and the words match either case.
  */
-const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![JN]|[N][.,])(${MINUS})?(${NUMERAL})([ \u00a0\-])(?:(US|UK|British|Canadian|Australian|Singapore|New[ \u00a0]Zealand|NZ|Hong[ \u00a0]Kong|HK|New[ \u00a0]Taiwan|Taiwan|Mexican|Argentine|Argentinian|Chilean|Colombian|Philippine|Uruguayan|Dominican|Cuban|Swiss|Indian|Pakistani|Japanese|Chinese|South[ \u00a0]Korean|Korean|Turkish|Italian|New[ \u00a0]Israeli|Israeli|Thai|Russian|Brazilian|Vietnamese|Polish|Swedish|Danish|Norwegian|Icelandic|South[ \u00a0]African|Emirati|UAE|Moroccan|Malaysian|Lebanese|Syrian|Egyptian|Romanian|Moldovan)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|pesos?|bucks?|cents?|pence|won|liras?|lire|shekels?|baht|roubles?|rubles?|reais|reals?|dong|z(?:l|\u0142)ot(?:ys?|e|ych)|krona|krone|kronor|kroner|kronur|rand|dirhams?|ringgits?|lei|leu)(?:[ \u00a0](sterling))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})(?:[ \u00a0](cents?|pence)|(p)(?![JN]|\.[mM]))|[ \u00a0](\d{2})(?=$|[\n.,;:!?)*_"'](?![N])))?(?![JN])`;
+const WORD_AMOUNT_SOURCE = String.raw`(?=[\-\u2212\u2013N])(?<![JN]|[N][.,])(${MINUS})?(${NUMERAL})([ \u00a0\-])(?:(US|UK|British|Canadian|Australian|Singapore|New[ \u00a0]Zealand|NZ|Hong[ \u00a0]Kong|HK|New[ \u00a0]Taiwan|Taiwan|Mexican|Argentine|Argentinian|Chilean|Colombian|Philippine|Uruguayan|Dominican|Cuban|Swiss|Indian|Pakistani|Japanese|Chinese|South[ \u00a0]Korean|Korean|Turkish|Italian|New[ \u00a0]Israeli|Israeli|Thai|Russian|Brazilian|Vietnamese|Polish|Swedish|Danish|Norwegian|Icelandic|South[ \u00a0]African|Emirati|UAE|Moroccan|Malaysian|Lebanese|Syrian|Egyptian|Romanian|Moldovan)[ \u00a0])?(dollars?|euros?|pounds?|yen|yuan|rupees?|francs?|pesos?|bucks?|cents?|pence|won|liras?|lire|shekels?|baht|roubles?|rubles?|reais|reals?|dong|z(?:l|\u0142)ot(?:ys?|e|ych)|krona|krone|kronor|kroner|kronur|rand|dirhams?|ringgits?|lei|leu)(?:[ \u00a0](sterling|(?:mexican|argentin|chilen|colombian|filipin|uruguay|dominican|cuban)os?))?(?:(?:[ \u00a0]and)?[ \u00a0](\d{1,2})(?:[ \u00a0](cents?|pence)|(p)(?![JN]|\.[mM]))|[ \u00a0](\d{2})(?=$|[\n.,;:!?)*_"'](?![N])))?(?![JN])`;
 /** What a worded amount needs: a digit, then a currency's word (a cheap test before the pattern). */
 const MAY_HAVE_WORD_AMOUNT =
   /[0-9][ \u00a0-](?:[A-Za-z]{2,11}[ \u00a0]){0,2}(?:[dD][oO][lL]|[eE][uU][rR]|[pP][oO][uU]|[yY][eE]|[yY][uU]|[rR][uU][pP]|[fF][rR][aA]|[pP][eE][sS]|[bB][uU][cC]|[cC][eE][nN]|[pP][eE][nN]|[wW][oO][nN]|[lL][iI][rR]|[sS][hH][eE]|[bB][aA][hH]|[rR][oO][uU]|[rR][uU][bB]|[rR][eE][aA]|[dD][oO][nN]|[zZ](?:[lL]|\u0142|\u0141)|[kK][rR][oO]|[rR][aA][nN]|[dD][iI][rR]|[rR][iI][nN]|[lL][eE][iIuU])/;
@@ -281,7 +282,7 @@ const MAY_HAVE_LETTER_AMOUNT = /(?:TRY|R[Mp]?\.?|NIS|[kK][rR]\.?|K\u010d)(?:[ \u
  */
 const SPACED_THOUSANDS_SOURCE = String.raw`(?<![N.,]|[N] )([N]{1,3})((?: [N]{3})+)(?=(?:,[N]{1,2})?(?:[ \u00a0]?(?:K\u010d|Ft|z\u0142|zl|Z\u0141|[kK]r|KR|(?:l|L)e[iu])(?![J])|[ \u00a0]?[${SIGNS}]|[ \u00a0](?:${CODE_ALTERNATION})(?![J]))|(?<=[N] [N]{3} [N]{3})(?![N]))`;
 /** What SPACED_THOUSANDS_SOURCE needs (a cheap test before the pattern). */
-const MAY_HAVE_SPACED_THOUSANDS = new RegExp(String.raw`[0-9] [0-9]{3}(?:(?:,[0-9]{1,2})?[ \u00a0]?(?:K\u010d|Ft|z[l\u0142]|Z\u0141|[kK][rR]|[lL]e[iu]|[${SIGNS}]|[A-Z]{3})| [0-9]{3}(?![0-9]))`);
+const MAY_HAVE_SPACED_THOUSANDS = onFirstUse(() => new RegExp(String.raw`[0-9] [0-9]{3}(?:(?:,[0-9]{1,2})?[ \u00a0]?(?:K\u010d|Ft|z[l\u0142]|Z\u0141|[kK][rR]|[lL]e[iu]|[${SIGNS}]|[A-Z]{3})| [0-9]{3}(?![0-9]))`));
 
 /**
  * How a currency's word or sign reads (docs/meaning.md, "Facts"): the currencies it may be
@@ -327,6 +328,10 @@ const PENCE: Reading = { codes: ['GBP'], label: 'pence', number: true, cents: tr
  * not name. Named as written ("dollars 5"), as "rupees 500" is: a detail that said "USD 5" named a
  * country the reply did not.
  */
+/** A peso's country written after it, as Spanish writes it (WORD_AMOUNT_SOURCE), by its stem: the qualifier English writes before it. */
+const SPANISH_PESOS: Record<string, string> = {
+  mexican: 'mexican', argentin: 'argentine', chilen: 'chilean', colombian: 'colombian', filipin: 'philippine', uruguay: 'uruguayan', dominican: 'dominican', cuban: 'cuban',
+};
 const DOLLAR_WORD: Reading = { codes: ['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'TWD'], label: 'dollars' };
 /** `$` alone: any dollar, or a peso of a country that writes it with `$` (Mexico, Argentina, Chile, ...). Named as written ("$ 5"), as "¥ 100" is. */
 const DOLLAR_SIGN: Reading = { codes: [...DOLLAR_WORD.codes, 'MXN', 'ARS', 'CLP', 'COP', 'UYU', 'DOP', 'CUP'], label: '$' };
@@ -794,10 +799,10 @@ export function factsOf(reply: string): Fact[] {
   text = stripListMarkers(text, true);
   // A Markdown link whose text is its own address ([a@b.example](mailto:a@b.example)) states it once.
   if (text.includes('](')) text = text.replace(SELF_LINK, (link, shown: string, target: string) => (target === shown || target === `mailto:${shown}` ? shown : link));
-  if (text.includes('*') || text.includes('_')) text = text.replace(EMPHASIS_AFTER_CURRENCY, '$1').replace(EMPHASIS_BEFORE_CURRENCY, '$1');
+  if (text.includes('*') || text.includes('_')) text = text.replace(EMPHASIS_AFTER_CURRENCY(), '$1').replace(EMPHASIS_BEFORE_CURRENCY(), '$1');
   const out: Fact[] = [];
   const patterns = ascii ? patternsOf().ascii : patternsOf().unicode;
-  if (MAY_HAVE_SPACED_THOUSANDS.test(text)) text = text.replace(patterns.spacedThousands, (_m, first: string, groups: string) => first + groups.replace(/ /g, ''));
+  if (MAY_HAVE_SPACED_THOUSANDS().test(text)) text = text.replace(patterns.spacedThousands, (_m, first: string, groups: string) => first + groups.replace(/ /g, ''));
   // "3万円" is JPY 30000: a multiplier in kanji or hangul is written out before the facts are read.
   if (!ascii && MAY_HAVE_MULTIPLIER.test(text)) text = text.replace(MULTIPLIED(), multipliedValue);
   // The text as written, before the facts below are blanked out of it (each blank keeps its
@@ -848,7 +853,11 @@ export function factsOf(reply: string): Fact[] {
     // The groups by position, as for the amounts above; `at` is where the match starts.
     text = text.replace(
       patterns.wordAmount,
-      (raw: string, sign: string | undefined, numeral: string, between: string, qualifier: string | undefined, word: string, sterling: string | undefined, part: string | undefined, partWord: string | undefined, p: string | undefined, bare: string | undefined, at: number) => {
+      (raw: string, sign: string | undefined, numeral: string, between: string, before: string | undefined, word: string, after: string | undefined, part: string | undefined, partWord: string | undefined, p: string | undefined, bare: string | undefined, at: number) => {
+        // After the word, "sterling" or a peso's country in Spanish ("pesos mexicanos"), read as English writes it before ("Mexican pesos").
+        const spanish = after === undefined || after.toLowerCase() === 'sterling' ? undefined : SPANISH_PESOS[after.toLowerCase().replace(/os?$/, '')];
+        const qualifier = spanish === undefined ? before : before === undefined ? spanish : `${before} ${spanish}`;
+        const sterling = spanish === undefined ? after : undefined;
         // "pounds" is a weight after a weight's word ("a parcel of 3 pounds"), before "of" ("3 pounds of flour"), or joined by a hyphen ("a 3-pound bag").
         const weight = (): boolean => between === '-' || WEIGHT_AFTER.test(written.slice(at + raw.length, at + raw.length + 8)) || WEIGHT_BEFORE.test(written.slice(Math.max(0, at - 60), at));
         const reading = wordReading(word, qualifier, sterling, weight);
@@ -953,8 +962,9 @@ export function factsOf(reply: string): Fact[] {
 }
 
 /**
- * "1 500": one to three digits, a plain space and one group of three digits, with no other group,
- * digit or letter right before or after it ("1 500 pièces", not "2 500g", "1 500 000" or "1 500,5").
+ * "1 500": one to three digits, a plain space and one group of three digits, with a decimal comma
+ * and one or two digits after it or none ("1 500,50"), no other group, digit or letter right before
+ * or after it ("1 500 pièces", not "2 500g", "1 500 000" or "1 500,505").
  * French, the Nordic languages, Polish or Czech write 1500 so, and English may write two numbers
  * so ("page 1 500 words"): where the group ends, to be read as one fact that may be either
  * (spacedGroupFact), or -1. Plain character tests: it is asked of every run of digits.
@@ -963,7 +973,9 @@ function spacedGroupEnd(text: string, start: number, end: number): number {
   if (end - start > 3 || text[end] !== ' ' || text[start] === '0') return -1;
   for (let i = start; i < end; i++) if (!isDigit(text[i])) return -1;
   if (!(isDigit(text[end + 1]) && isDigit(text[end + 2]) && isDigit(text[end + 3]))) return -1;
-  const after = end + 4;
+  let after = end + 4;
+  // A decimal comma and one or two digits after the group ("1 500,50 pièces") end it too.
+  if (text[after] === ',' && isDigit(text[after + 1])) after += isDigit(text[after + 2]) ? 3 : 2;
   const next = text[after];
   if (isCodeChar(next) || ((next === '.' || next === ',' || next === '-') && isCodeChar(text[after + 1])) || (next === ' ' && isDigit(text[after + 1]))) return -1;
   // Not the second group of a longer run ("12 345 678" that SPACED_THOUSANDS_SOURCE did not join).
@@ -977,8 +989,11 @@ function spacedGroupEnd(text: string, start: number, end: number): number {
  * they can, and it is never formatting of "1500" (docs/meaning.md, "Languages and locales").
  */
 function spacedGroupFact(first: string, group: string): Fact {
-  const written = `${first} ${group}`;
-  const value = first + group;
+  // With its decimals ("500,50"): the written number keeps its comma, without the zeros a decimal may end with ("1 500,5").
+  const [whole = '', decimals = ''] = group.split(',');
+  const fraction = canonicalDecimal('0', decimals).slice(2);
+  const written = fraction === '' ? `${first} ${whole}` : `${first} ${whole},${fraction}`;
+  const value = canonicalDecimal(first + whole, decimals);
   return { kind: 'number', value: written, may: [{ kind: 'number', value }, { kind: 'number', value: written }] };
 }
 
@@ -1222,7 +1237,8 @@ function splitSpacedGroups(diff: FactsDifference): FactsDifference {
     facts.flatMap((f) => {
       if (!isSpacedGroup(f)) return [f];
       const [first = '', group = ''] = f.value.split(' ');
-      return [{ kind: 'number', value: first }, { kind: 'number', value: canonicalDecimal(group, '') }];
+      const [whole = '', decimals = ''] = group.split(',');
+      return [{ kind: 'number', value: first }, { kind: 'number', value: canonicalDecimal(whole, decimals) }];
     });
   return noFactsDiffer(compareExact(split(diff.baseline), split(diff.now))) ? { baseline: [], now: [] } : diff;
 }

@@ -8,7 +8,7 @@ import type { MeaningCheck } from '../../config.js';
 import type { Fact, FactsDifference, Meaning, MeaningBy, MeaningValue } from '../../types/meaning.js';
 import { compareFacts, factsDetail, factsOf, noFactsDiffer, sameFactsAsWritten } from './facts.js';
 import { mayNormalizeAlike, normalizeReply, sameUrlPaths } from './normalize.js';
-import { withoutNumberWords } from './number-words.js';
+import { numberWordsRead, withoutNumberWords } from './number-words.js';
 import { docsUrl } from '../../version.js';
 import { clipKeepingFix } from '../../assertions/format.js';
 import { headOf } from '../../words.js';
@@ -22,6 +22,20 @@ export type MeaningJudgeAnswer = { ok: true; score: number; difference: string; 
 
 /** Why an item the facts cannot decide is `unchecked` under `meaning.check: facts`. */
 export const FACTS_ONLY_CAUSE = 'the facts are the same and meaning.check is facts, which asks no model';
+const FACTS_ONLY_TAIL = ' and meaning.check is facts, which asks no model';
+const NUMBER_WORDS_HEAD = 'the facts agree once ';
+/**
+ * FACTS_ONLY_CAUSE where the facts agree only once a number word is read as the other reply's number
+ * ("two-year" against "2-year": docs/meaning.md, "Numbers in words"): `read` says each word so
+ * (`"two" is read as 2`, number-words.ts).
+ */
+export function numberWordsCause(read: readonly string[]): string {
+  return `${NUMBER_WORDS_HEAD}${read.join(' and ')}${FACTS_ONLY_TAIL}`;
+}
+/** Whether a cause is FACTS_ONLY_CAUSE or its number-words form (numberWordsCause), which share one fix (factsOnlyFix). */
+export function isFactsOnlyCause(cause: string): boolean {
+  return cause === FACTS_ONLY_CAUSE || (cause.startsWith(NUMBER_WORDS_HEAD) && cause.endsWith(FACTS_ONLY_TAIL));
+}
 /**
  * What to do about FACTS_ONLY_CAUSE, said once beside it where several items share it
  * (docs/meaning.md, "Configuration"): with a judge configured (`judged`), `check: facts` was chosen;
@@ -70,7 +84,11 @@ export function meaningWithoutModel(baseline: string | null, now: string | null,
   const variant = variants.findIndex((v) => mayNormalizeAlike(v, now) && normalizeReply(v) === nowNormalized());
   if (variant !== -1 && sameUrlPaths(variants[variant] as string, now) && sameFactsAsWritten(variants[variant] as string, nowFacts)) return { value: 'variant', by: 'variant', detail: null };
   if (!noFactsDiffer(factsChanged())) return changedByFacts(factsChanged());
-  if (check === 'facts') return { value: 'unchecked', by: null, detail: FACTS_ONLY_CAUSE };
+  if (check === 'facts') {
+    // The facts agree, or agree only once a number word is read ("two-year" against "2-year"): said so.
+    const read = noFactsDiffer(againstBaseline()) ? [] : numberWordsRead(againstBaseline(), baseline, now);
+    return { value: 'unchecked', by: null, detail: read.length === 0 ? FACTS_ONLY_CAUSE : numberWordsCause(read) };
+  }
   return 'judge';
 }
 

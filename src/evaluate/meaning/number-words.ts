@@ -30,8 +30,11 @@ const NUMBER_WORD = onFirstUse(() => {
   );
 });
 
-/** The value of each number word of `text`, and how many times it is written ("2" → 1 for "two-year"). */
-function numberWords(text: string): Map<string, number> {
+/**
+ * The value of each number word of `text`, and how many times it is written ("2" → 1 for "two-year");
+ * `written`, when given, gets each value's first word as the text writes it ("2" → "two").
+ */
+function numberWords(text: string, written?: Map<string, string>): Map<string, number> {
   const counts = new Map<string, number>();
   for (const m of text.matchAll(NUMBER_WORD())) {
     const g = m.groups ?? {};
@@ -41,6 +44,7 @@ function numberWords(text: string): Map<string, number> {
     else value = ONES.indexOf((g.ones ?? '').toLowerCase());
     const key = String(value);
     counts.set(key, (counts.get(key) ?? 0) + 1);
+    if (written !== undefined && !written.has(key)) written.set(key, m[0]);
   }
   return counts;
 }
@@ -67,21 +71,39 @@ function mayBeSaid(facts: readonly Fact[], text: string): boolean {
  * is taken; `baseline` and `now` are the replies' texts.
  */
 export function withoutNumberWords(diff: FactsDifference, baseline: string, now: string): FactsDifference {
-  if (!(diff.baseline.some(sayable) || diff.now.some(sayable))) return diff;
+  return taken(diff, baseline, now)?.left ?? diff;
+}
+
+/**
+ * The number words that withoutNumberWords reads as numbers of the other reply, each once, as the
+ * replies write them, with its value: `"two" is read as 2` (docs/meaning.md, "Numbers in words");
+ * none when it reads none.
+ */
+export function numberWordsRead(diff: FactsDifference, baseline: string, now: string): string[] {
+  return taken(diff, baseline, now)?.read ?? [];
+}
+
+/** withoutNumberWords' difference (`left`) and the words it read (`read`); null when no number is taken. */
+function taken(diff: FactsDifference, baseline: string, now: string): { left: FactsDifference; read: string[] } | null {
+  if (!(diff.baseline.some(sayable) || diff.now.some(sayable))) return null;
   // Most such differences are a number changed in digits: neither reply writes the word of any of
   // them, which a plain search finds without the pattern.
-  if (!(mayBeSaid(diff.baseline, now) || mayBeSaid(diff.now, baseline))) return diff;
-  const inBaseline = numberWords(baseline);
-  const inNow = numberWords(now);
+  if (!(mayBeSaid(diff.baseline, now) || mayBeSaid(diff.now, baseline))) return null;
+  const wordsOfBaseline = new Map<string, string>();
+  const wordsOfNow = new Map<string, string>();
+  const inBaseline = numberWords(baseline, wordsOfBaseline);
+  const inNow = numberWords(now, wordsOfNow);
+  const read = new Set<string>();
   // The words of a value one reply writes more often than the other, each for one number of the other's.
   const spare = (words: Map<string, number>, others: Map<string, number>): Map<string, number> => new Map([...words].map(([v, n]) => [v, n - (others.get(v) ?? 0)]));
-  const take = (facts: Fact[], words: Map<string, number>): Fact[] =>
+  const take = (facts: Fact[], words: Map<string, number>, written: Map<string, string>): Fact[] =>
     facts.filter((f) => {
       const n = sayable(f) ? (words.get(f.value) ?? 0) : 0;
       if (n <= 0) return true;
       words.set(f.value, n - 1);
+      read.add(`"${written.get(f.value) ?? ''}" is read as ${f.value}`);
       return false;
     });
-  const left = { baseline: take(diff.baseline, spare(inNow, inBaseline)), now: take(diff.now, spare(inBaseline, inNow)) };
-  return left.baseline.length === diff.baseline.length && left.now.length === diff.now.length ? diff : left;
+  const left = { baseline: take(diff.baseline, spare(inNow, inBaseline), wordsOfNow), now: take(diff.now, spare(inBaseline, inNow), wordsOfBaseline) };
+  return read.size === 0 ? null : { left, read: [...read] };
 }
