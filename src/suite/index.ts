@@ -668,7 +668,8 @@ function checkLabelsUnique(labels: readonly SeenLabel[], found: Findings): void 
  * A label's own error (invalid, a name Windows refuses) was given its fix file by file: made again
  * here, where every label of the suite is known, so that the label it suggests is one no item uses
  * (`refund\u200Bpolicy` is not offered `refund-policy` when another fixture has it), nor one offered
- * to another such label above it (`café` and `cafè` are offered `cafe` and `cafe-2`, not both `cafe`).
+ * to another such label above it (`café` and `cafè` are offered `cafe` and `cafe-2`, not both `cafe`),
+ * a label read as a comment (`label: # x`) among them, in file order.
  */
 function freeLabelFixes(labels: readonly SeenLabel[], meant: readonly CommentedValue[]): void {
   if (meant.length === 0 && !labels.some((l) => l.issue !== undefined)) return;
@@ -676,19 +677,26 @@ function freeLabelFixes(labels: readonly SeenLabel[], meant: readonly CommentedV
   const offered = new Map<string, string>();
   // Labels are only offered here, never taken back: each count resumes where it ended (NextFree).
   const next: NextFree = new Map();
-  for (const l of labels) {
-    if (l.issue === undefined) continue;
+  // In file order (line order across files in path order), whichever kind comes first: a label read
+  // as a comment above an invalid one is offered its label first.
+  const asked: ({ kind: 'invalid'; l: SeenLabel; issue: ConfigIssue; file: string; line: number } | { kind: 'comment'; m: CommentedValue; file: string; line: number })[] = [];
+  for (const l of labels) if (l.issue !== undefined) asked.push({ kind: 'invalid', l, issue: l.issue, file: l.file, line: l.line ?? 0 });
+  // `label: # refund policy`, offered a label close to the comment (yaml-traps.ts, labelMeantFix).
+  for (const m of meant) asked.push({ kind: 'comment', m, file: m.issue.file, line: m.issue.line ?? 0 });
+  if (meant.length > 0) asked.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+  for (const a of asked) {
+    if (a.kind === 'comment') {
+      const { fix, label } = labelMeantFix(a.m.comment, a.m.props, taken, offered, next);
+      a.m.issue.fix = `${a.m.why}: ${fix}`;
+      if (label !== null) offered.set(label.toLowerCase(), `${shownJson(a.m.comment)} at ${a.file}:${a.m.issue.line ?? '?'}`);
+      continue;
+    }
+    const { l, issue } = a;
     const valid = isValidLabel(l.label);
     const windows = valid ? windowsNameIssue(l.label, taken, offered, next) : null;
     const label = valid ? (windows?.label ?? null) : (freeSuggestion(l.label, taken, offered, next)?.label ?? null);
-    l.issue.fix = valid ? (windows?.fix ?? l.issue.fix) : labelFix(l.label, taken, offered, next);
+    issue.fix = valid ? (windows?.fix ?? issue.fix) : labelFix(l.label, taken, offered, next);
     if (label !== null) offered.set(label.toLowerCase(), `${shownJson(l.label)} at ${l.file}:${l.line ?? '?'}`);
-  }
-  // `label: # refund policy`, offered a label close to the comment (yaml-traps.ts, labelMeantFix).
-  for (const m of meant) {
-    const { fix, label } = labelMeantFix(m.comment, m.props, taken, offered, next);
-    m.issue.fix = `${m.why}: ${fix}`;
-    if (label !== null) offered.set(label.toLowerCase(), `${shownJson(m.comment)} at ${m.issue.file}:${m.issue.line ?? '?'}`);
   }
 }
 

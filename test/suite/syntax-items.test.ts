@@ -180,4 +180,35 @@ describe('a text item at the column of the outer list\'s "-", after a key\'s lis
     expect(fixed.errors).toEqual([]);
     expect(fixed.suite!.personas.map((p) => p.followUps)).toEqual([['one', 'two'], ['one', 'two'], ['two']]);
   });
+
+  it('several of them, or a comment before the next key: one error, at the first "-", with the lines as they read in the list', async () => {
+    // The parser: "Implicit keys need to be on a single line" at the last item only, the first read
+    // as a valid item; with a comment line before the next key, "Sequence item without - indicator" there.
+    const r = await load({
+      [C]: AGENT,
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${P}/p.yml`]: '- label: p\n  opening: hi\n  followUps:\n  - one\n- two\n- three\n  expect: { terminal: finish }\n',
+      [`${P}/q.yml`]: '- label: q\n  opening: hi\n  followUps:\n  - one\n- two\n  # the end\n  expect: { terminal: finish }\n',
+      [`${P}/r.yml`]: '- label: r\n  opening: hi\n  followUps:\n- two\n\n# the end\n  expect: { terminal: finish }\n',
+    });
+    const syntax = r.errors.filter((e) => e.message.startsWith('invalid YAML'));
+    expect(said(syntax)).toEqual([
+      `${P}/p.yml:5:1: invalid YAML: the list items on lines 5 to 6 are at the column of the "-" on line 1, left of the items of the list of "followUps" on line 3 (from line 4), so YAML reads them as text items of the list on line 1, and cannot read line 7 after them\n` +
+        '  fix: for more items of the list of "followUps", indent their "-" by 2 spaces (not 0), as the "-" on line 4, so that lines 5 to 6 read\n      - two\n      - three',
+      `${P}/q.yml:5:1: invalid YAML: the list item on line 5 is at the column of the "-" on line 1, left of the items of the list of "followUps" on line 3 (from line 4), so YAML reads it as a text item of the list on line 1, and cannot read line 7 after it\n` +
+        '  fix: for one more item of the list of "followUps", indent its "-" by 2 spaces (not 0), as the "-" on line 4, so that line 5 reads\n      - two',
+      `${P}/r.yml:4:1: invalid YAML: the list item on line 4 is at the column of the "-" on line 1, left of "followUps" on line 3, which has nothing after its ":", so YAML reads it as a text item of the list on line 1, and cannot read line 7 after it\n` +
+        '  fix: for an item of the list of "followUps", indent its "-" by 4 spaces (not 0), deeper than "followUps" on line 3, so that line 4 reads\n        - two',
+    ]);
+    // Each fix as written: the file loads, the list read as meant.
+    const fixed = await load({
+      [C]: AGENT,
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${P}/p.yml`]: '- label: p\n  opening: hi\n  followUps:\n  - one\n  - two\n  - three\n  expect: { terminal: finish }\n',
+      [`${P}/q.yml`]: '- label: q\n  opening: hi\n  followUps:\n  - one\n  - two\n  # the end\n  expect: { terminal: finish }\n',
+      [`${P}/r.yml`]: '- label: r\n  opening: hi\n  followUps:\n    - two\n\n# the end\n  expect: { terminal: finish }\n',
+    });
+    expect(fixed.errors).toEqual([]);
+    expect(fixed.suite!.personas.map((p) => p.followUps)).toEqual([['one', 'two', 'three'], ['one', 'two'], ['two']]);
+  });
 });

@@ -244,3 +244,25 @@ describe('no error is only a consequence of a syntax error: each slip, in each s
     if (s > 0) expect(broken.errors.length).toBeGreaterThan(1);
   });
 });
+
+describe('a syntax error placed above where the parser stopped', () => {
+  it('leaves the item it is in unchecked: one mistake, one message, not also the keys the parser did not reach', async () => {
+    const P = '.agent-replay/personas';
+    const r = await load({
+      [C]: AGENT,
+      [`${F}/a.yml`]: OK_FIXTURE,
+      // The parser stops at line 6 (or at the comment, line 6/7), having read line 5 as a valid item
+      // of the outer list: the script of line 1 looked whole to the schema, without its expect.
+      [`${P}/p.yml`]: '- label: p\n  opening: hi\n  followUps:\n  - one\n- two\n- three\n  expect: { terminal: finish }\n',
+      [`${P}/q.yml`]: '- label: q\n  opening: hi\n  followUps:\n  - one\n- two\n  # the end\n  expect: { terminal: finish }\n',
+      // An item after it, with a mistake of its own, is still checked.
+      [`${P}/r.yml`]: '- label: r\n  opening: hi\n  followUps:\n- two\n\n# the end\n  expect: { terminal: finish }\n- label: s\n  opening: hi\n  expct: { terminal: finish }\n',
+    });
+    expect(brief(r.errors).map((e) => e.replace(/, so YAML .*/, ''))).toEqual([
+      `${P}/p.yml:5: invalid YAML: the list items on lines 5 to 6 are at the column of the "-" on line 1, left of the items of the list of "followUps" on line 3 (from line 4)`,
+      `${P}/q.yml:5: invalid YAML: the list item on line 5 is at the column of the "-" on line 1, left of the items of the list of "followUps" on line 3 (from line 4)`,
+      `${P}/r.yml:4: invalid YAML: the list item on line 4 is at the column of the "-" on line 1, left of "followUps" on line 3, which has nothing after its ":"`,
+      `${P}/r.yml:10: persona script "s": unknown key "expct" (and the required "expect" is missing); allowed keys: label, persona, opening, followUps, maxTurns, threshold, mocks, unmockedTools, expect, repeat, user`,
+    ]);
+  });
+});

@@ -304,6 +304,20 @@ describe('a user turn cut at " #"', () => {
     ]);
   });
 
+  it('offers labels in file order, a label read as a comment above an invalid one first', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n  - label: # x\n    message: hi\n  - label: "x!"\n    message: hi\n',
+      [`${F}/b.yml`]: 'label: "y!"\nmessage: hi\n',
+      [`${P}/p.yml`]: 'label: # y\nopening: hi\nexpect:\n  terminal: finish\n',
+    });
+    expect(r.errors.map((e) => `${e.file}:${e.line ?? '-'}: ${e.fix}`)).toEqual([
+      `${F}/a.yml:2: YAML reads "# x" after "label:" as a comment, so label is empty: write the label if it is the label meant (label: x)`,
+      `${F}/a.yml:4: rename it, e.g. label: x-2 (x is offered for "# x" at ${F}/a.yml:2)`,
+      `${F}/b.yml:1: rename it, e.g. label: y`,
+      `${P}/p.yml:1: YAML reads "# y" after "label:" as a comment, so label is empty: write the label if it is the label meant (label: y-2; y is offered for "y!" at ${F}/b.yml:1)`,
+    ]);
+  });
+
   it('keeps the anchor of a number or true/false written where text belongs in the fix that quotes it, not a tag that made it a number', async () => {
     const r = await load({
       [`${P}/p.yml`]: 'label: p\nopening: &o true\nfollowUps:\n  - &a 42\n  - !!int &b 7\n  - 8\nexpect:\n  conversations: [orders]\n',

@@ -155,7 +155,17 @@ function refusalIssues(shown: string, text: string, refused: FastRefusal): { err
   // "Maximum call stack size exceeded". Brackets are counted outside double quotes, which is enough
   // to choose whose words to give.
   const src = deepJsonOffset(text, MAX_YAML_DEPTH) === null ? documentSource(shown, text) : null;
-  if (src !== null && src.syntaxErrors().length > 0) return { errors: yamlSyntax().yamlSyntaxIssues(src), partly: src };
+  if (src !== null && src.syntaxErrors().length > 0) {
+    // Where the syntax check places a mistake on a line the parser said nothing of (a list item's
+    // "-" the parser read past, to stop on a line below): the entry it is in was not read as written
+    // either, so its schema complaints would only follow from the refusal (docs/configuration.md,
+    // "How YAML is read"). On the parser's own lines (a second document, a number split by commas)
+    // entriesAt already knows what is unsure.
+    const errors = yamlSyntax().yamlSyntaxIssues(src);
+    const parsers = new Set(src.syntaxErrors().map((e) => src.offsetAt(e.offset).line));
+    const at = errors.flatMap((e) => (e.file === shown && e.line !== null && !parsers.has(e.line) ? [offsetOf(text, e)] : []));
+    return { errors, partly: at.length === 0 ? src : { ...src, entriesAt: (path, problems = []) => src.entriesAt(path, [...at, ...problems]) } };
+  }
   // What only js-yaml refuses: tags outside the schema, which `yaml` merely warns about.
   const fix = /tag/.test(reason)
     ? TAG_FIX

@@ -490,6 +490,11 @@ function isNestingError(err: YamlSyntaxError): boolean {
   );
 }
 
+/** The parser's words for a line read as one more item of a list with no "-" before it ("Sequence item without - indicator"). */
+function isSequenceItemError(err: YamlSyntaxError): boolean {
+  return err.code === 'MISSING_CHAR' && err.message.startsWith('Sequence item without - indicator');
+}
+
 /** The parser's words for what it misreads of a list item at the column of the keys above it, and its next lines (itemAtKeyColumn). */
 function followsItemAtKeys(err: YamlSyntaxError): boolean {
   return isNestingError(err) || err.code === 'UNEXPECTED_TOKEN' || err.code === 'DUPLICATE_KEY' || err.code === 'BAD_INDENT';
@@ -1027,20 +1032,36 @@ function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
  * with nothing after its ":" (`- label: p` / `  followUps:` / `  - one`, or no list, then `- two`),
  * the item's keys going on after it (`  expect: ...`): YAML reads it as a text item of the outer
  * list and cannot read the key after it ("Implicit keys need to be on a single line", at the text).
- * Said at its "-", with the line as it reads in the key's list (at its items' column, or 2 spaces
- * deeper than the key); null when line `said` (or the first line after it that is not blank) is
- * not one.
+ * Several such items (`- two`, `- three`) are said as one, at the first: the parser says it at the
+ * last, and reads the others as valid items. A comment line before the next key makes the parser
+ * say "Sequence item without - indicator" at that line or the key's (`sequenceItem`): the item is
+ * then the one above them. Said at its "-", with the lines as they read in the key's list (at its
+ * items' column, or 2 spaces deeper than the key); null when line `said` (or the first line after
+ * it that is not blank) is not one.
  */
-function itemLeftOfList(src: SourceFile, said: number): ItemAtKeys | null {
+function itemLeftOfList(src: SourceFile, said: number, sequenceItem = false): ItemAtKeys | null {
   const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
-  const at = itemFrom(lines, said);
+  let from = said;
+  if (sequenceItem) {
+    if (!ITEM_LINE.test(lines[from - 1] ?? '')) from -= 1;
+    while (from >= 1 && isBlank(lines[from - 1] as string)) from -= 1;
+  }
+  const at = itemFrom(lines, from);
   if (at === null) return null;
   const { n, column } = at;
-  const written = (lines[n - 1] as string).slice(column);
-  if (isMapping(written)) return null;
+  if (isMapping((lines[n - 1] as string).slice(column))) return null;
   const indentOf = (k: number): number => (/^ */.exec(lines[k - 1] as string)?.[0] ?? '').length;
+  // The text items at this column right above it, read as valid items of the outer list: said with it.
+  const items = [n];
+  for (let k = n - 1; k >= 1; k -= 1) {
+    const text = lines[k - 1] as string;
+    if (isBlank(text)) continue;
+    if (indentOf(k) !== column || !ITEM_LINE.test(text) || isMapping(text.slice(column))) break;
+    items.unshift(k);
+  }
+  const first = items[0] as number;
   // The item above at this column, every line between it and this one under its "-".
-  let owner = n - 1;
+  let owner = first - 1;
   while (owner >= 1 && (isBlank(lines[owner - 1] as string) || indentOf(owner) > column)) owner -= 1;
   const outer = owner < 1 ? null : /^( *- +)/.exec(lines[owner - 1] as string);
   if (outer === null || indentOf(owner) !== column) return null;
@@ -1050,26 +1071,30 @@ function itemLeftOfList(src: SourceFile, said: number): ItemAtKeys | null {
   while (after <= lines.length && isBlank(lines[after - 1] as string)) after += 1;
   if (after > lines.length || indentOf(after) !== keys || ITEM_LINE.test(lines[after - 1] as string)) return null;
   // Right above: a key of that item with nothing after its ":", or its list of text (listAbove).
-  let above = n - 1;
+  let above = first - 1;
   while (above >= 1 && isBlank(lines[above - 1] as string)) above -= 1;
   const bare = /^( *)("[^"]*"|'[^']*'|[^\s#:-][^:#]*?)\s*:\s*(?:#.*)?$/.exec(lines[above - 1] as string);
-  const list = bare === null ? listAbove(lines, n, column) : null;
-  if (list !== null && (isMapping(lines[list.first - 1] as string) || lines.slice(list.first - 1, n - 1).some((l) => !isBlank(l) && isMapping(l) && ITEM_LINE.test(l)))) return null;
+  const list = bare === null ? listAbove(lines, first, column) : null;
+  if (list !== null && (isMapping(lines[list.first - 1] as string) || lines.slice(list.first - 1, first - 1).some((l) => !isBlank(l) && isMapping(l) && ITEM_LINE.test(l)))) return null;
   const key = list !== null ? { name: list.key, line: list.keyLine, column: keys } : bare === null ? null : { name: (bare[2] as string).replace(/^["']|["']$/g, ''), line: above, column: (bare[1] as string).length };
   if (key === null || key.column !== keys) return null;
   const named = shownJson(key.name);
   const target = list?.dash ?? keys + 2;
   const left = list === null ? `${named} on line ${String(key.line)}, which has nothing after its ":"` : `the items of the list of ${named} on line ${String(key.line)} (from line ${String(list.first)})`;
   const as = list === null ? `deeper than ${named} on line ${String(key.line)}` : `as the "-" on line ${String(list.first)}`;
+  const written = items.map((k) => `\n    ${' '.repeat(target)}${(lines[k - 1] as string).slice(column)}`).join('');
+  const one = items.length === 1;
+  const which = one ? `the list item on line ${String(n)} is` : `the list items on lines ${String(first)} to ${String(n)} are`;
+  const them = one ? 'it' : 'them';
   return {
-    from: said,
-    to: n,
+    from: Math.min(said, first),
+    to: Math.max(said, n),
     issue: {
       file: src.file,
-      line: n,
+      line: first,
       column: column + 1,
-      message: `invalid YAML: the list item on line ${String(n)} is at the column of the "-" on line ${String(owner)}, left of ${left}, so YAML reads it as a text item of the list on line ${String(owner)}, and cannot read line ${String(after)} after it`,
-      fix: `for ${list === null ? 'an item' : 'one more item'} of the list of ${named}, indent its "-" by ${plural(target, 'space', 'spaces')} (not ${String(column)}), ${as}, so that line ${String(n)} reads\n    ${' '.repeat(target)}${written}`,
+      message: `invalid YAML: ${which} at the column of the "-" on line ${String(owner)}, left of ${left}, so YAML reads ${them} as ${one ? 'a text item' : 'text items'} of the list on line ${String(owner)}, and cannot read line ${String(after)} after ${them}`,
+      fix: `for ${list === null ? (one ? 'an item' : 'items') : one ? 'one more item' : 'more items'} of the list of ${named}, indent ${one ? 'its' : 'their'} "-" by ${plural(target, 'space', 'spaces')} (not ${String(column)}), ${as}, so that ${one ? `line ${String(n)} reads` : `lines ${String(first)} to ${String(n)} read`}${written}`,
     },
   };
 }
@@ -1540,7 +1565,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   };
   if (left !== null && !left.whole) left.issue = lineSlip(pos0(left.at)) ?? left.issue;
   // A key short of its list item's keys: one issue for the rest of the item (keyShortOfItem).
-  const shortKeys = errors.flatMap((e) => (e.code === 'MISSING_CHAR' && /^Sequence item without - indicator/.test(e.message) ? [keyShortOfItem(src, pos0(e))] : [])).filter((k) => k !== null);
+  const shortKeys = errors.flatMap((e) => (isSequenceItemError(e) ? [keyShortOfItem(src, pos0(e))] : [])).filter((k) => k !== null);
   // A list item's "-" with no space after it, at or above the first error: every error after it follows from it.
   const dash = errors.length === 0 ? null : dashWithoutSpace(src, pos0(errors.reduce((a, b) => (b.offset < a.offset ? b : a))));
   const nested = errors.length === 0 ? [] : nestedItems(src);
@@ -1619,7 +1644,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       }
     }
     // A list item at the column of the keys above it: one issue for it and the lines that go with it (itemAtKeyColumn).
-    const atKeys = keyItems.find((k) => line >= k.from && line <= k.to && followsItemAtKeys(err)) ?? (isNestingError(err) || err.code === 'UNEXPECTED_TOKEN' ? (itemAtKeyColumn(src, line) ?? itemLeftOfList(src, line)) : null);
+    const atKeys = keyItems.find((k) => line >= k.from && line <= k.to && followsItemAtKeys(err)) ?? (isNestingError(err) || err.code === 'UNEXPECTED_TOKEN' ? (itemAtKeyColumn(src, line) ?? itemLeftOfList(src, line)) : isSequenceItemError(err) ? itemLeftOfList(src, line, true) : null);
     if (atKeys !== null) {
       if (!keyItems.includes(atKeys)) keyItems.push(atKeys);
       if (!out.includes(atKeys.issue)) out.push(atKeys.issue);
@@ -1643,7 +1668,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     const pos = src.offsetAt(err.offset);
     // An item that starts at another column takes its next lines out of the list: the parser then
     // says each is "Sequence item without - indicator". One slip, said once, at the item's "-".
-    if (err.code === 'MISSING_CHAR' && /^Sequence item without - indicator/.test(err.message) && misplacedItem !== null && continuesItem(src, misplacedItem, pos.line)) continue;
+    if (isSequenceItemError(err) && misplacedItem !== null && continuesItem(src, misplacedItem, pos.line)) continue;
     let message = `invalid YAML: ${err.message}`;
     let fix = SYNTAX_FIX;
     if (err.code === 'MULTIPLE_DOCS') {
