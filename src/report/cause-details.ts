@@ -298,8 +298,8 @@ export function sharedMeanings(model: Pick<ReportModel, 'sections'>, run: Pick<R
   const after = new Map<Item, string>();
   // Over every item of the run, a reworded one's meaning the judge decided among them: read only
   // for the fix of a meaning judge that could not be reached, not for every run (docs/performance.md).
-  let judged: boolean | undefined;
-  const answered = (): boolean => (judged ??= modelsAnsweredInRun(Object.values(model.sections).flat()).meaning);
+  let answeredInRun: boolean | undefined;
+  const answered = (): boolean => (answeredInRun ??= modelsAnsweredInRun(Object.values(model.sections).flat()).meaning);
   for (const [key, items] of Object.entries(model.sections) as [SectionKey, Item[]][]) {
     // Reworded items have no unchecked meaning; unchanged items are only counted.
     if (key === 'reworded' || key === 'unchanged') continue;

@@ -20,9 +20,10 @@ export type { MeaningCheck };
 /** The meaning judge's answer for one ordered pair of replies (src/judge/meaning.ts asks it). */
 export type MeaningJudgeAnswer = { ok: true; score: number; difference: string; reused: boolean } | { ok: false; reason: string; reused: boolean };
 
-/** Why an item the facts cannot decide is `unchecked` under `meaning.check: facts`. */
-export const FACTS_ONLY_CAUSE = 'the facts are the same and meaning.check is facts, which asks no model';
+/** How every cause of `check: facts` ends (FACTS_ONLY_CAUSE, numberWordsCause). */
 const FACTS_ONLY_TAIL = ' and meaning.check is facts, which asks no model';
+/** Why an item the facts cannot decide is `unchecked` under `meaning.check: facts`. */
+export const FACTS_ONLY_CAUSE = `the facts are the same${FACTS_ONLY_TAIL}`;
 const NUMBER_WORDS_HEAD = 'the facts agree once ';
 /**
  * FACTS_ONLY_CAUSE where the facts agree only once a number word is read as the other reply's number
