@@ -11,7 +11,7 @@ import { latencyPanel } from '../../src/report/html/latency.js';
 import { trendSvg } from '../../src/report/html/chart.js';
 import { forestRows } from '../../src/report/rates.js';
 import { renderTerminal } from '../../src/report/terminal.js';
-import { baseline, ctx, fixture, run } from './fixtures.js';
+import { baseline, ctx, fixture, persona, refundTurns, run, toolCall } from './fixtures.js';
 import { differing } from './meaning-fixtures.js';
 import { repeated, withRunStats } from './stats-fixtures.js';
 
@@ -106,6 +106,25 @@ describe('right-to-left text in report.html', () => {
     // Each line apart: an isolate ends where its line does.
     expect((f?.judge as { rationale: string }).rationale).toBe(`${FSI}يقول ١٤${PDI}\n${FSI}خلال 30${PDI} · ok`);
     expect([f?.message, f?.reply]).toEqual(['متى\nأستطيع', 'يمكنك\nالإرجاع']);
+  });
+
+  it("isolates a tool call's input and output whole, as the comment's code span of the call is, not run by run", () => {
+    const data = (html: string): Array<Record<string, unknown>> => JSON.parse(/id="ar-data">([^]*?)<\/script>/.exec(html)?.[1] ?? '').items;
+    const call = toolCall('find_order', { city: 'تل أبيب', n: 3, note: 'שלום' }, { status: 'נשלח', days: 3 });
+    // An errored fixture whose stream had begun the call: the comment shows it in one code span, one isolate.
+    const r = run([fixture('begun', { errored: true, verdict: null, reply: null, error: 'stream cut', toolCalls: [call] })]);
+    const input = '{"city": "تل أبيب", "n": 3, "note": "שלום"}';
+    expect(renderComment(r, ctx)).toContain(`${FSI}\`find_order ${input}\`${PDI}`);
+    const [f] = data(renderHtml(r));
+    expect(f?.toolCalls).toEqual([{ tool: 'find_order', input: `${FSI}${input}${PDI}`, output: `${FSI}{"status": "נשלח", "days": 3}${PDI}`, mocked: true }]);
+    // A script's turn's calls likewise; a call with no right-to-left text is as written.
+    const plain = toolCall('find_order', { id: '1' }, { ok: true });
+    const [p] = data(renderHtml(run([], { personas: [persona('calls', { turns: [{ ...refundTurns()[1]!, toolCalls: [call, plain] }] })] })));
+    const calls = (p?.turns as Array<{ toolCalls?: unknown[] }>).flatMap((t) => t.toolCalls ?? []);
+    expect(calls).toEqual([
+      { tool: 'find_order', input: `${FSI}${input}${PDI}`, output: `${FSI}{"status": "נשלח", "days": 3}${PDI}`, mocked: true },
+      { tool: 'find_order', input: '{"id": "1"}', output: '{"ok": true}', mocked: true },
+    ]);
   });
 
   it('leaves a report with no right-to-left text as it was, with no isolate in it', () => {
