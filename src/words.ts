@@ -184,6 +184,12 @@ const RIGHT_TO_LEFT = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFE\u200F\u061C]|[\u
 const LEFT_TO_RIGHT = unicodePattern(String.raw`\p{L}`, 'u');
 /** What may follow a run at the text's end and still be its own: spaces and a number ("خلال 30"), not a quote or a stop of ours. */
 const NUMBER_TAIL = unicodePattern(String.raw`^(?:\s|\p{N}|[.,\u066B\u066C](?=\p{N}))*$`, 'u');
+/**
+ * The numbers right after a run, with spaces before each, before anything else ("שלום 30 users",
+ * "خلال 30": found"): Unicode's bidi algorithm sets a number after right-to-left text in its
+ * direction (W2, W7, N1), so it is drawn on the run's far side, as the text's own paragraph draws it.
+ */
+const NUMBERS_AFTER = unicodePattern(String.raw`^(?:\s*\p{N}+(?:[.,\u066B\u066C]\p{N}+)*)+`, 'u');
 const FSI = '\u2068';
 const PDI = '\u2069';
 
@@ -196,9 +202,10 @@ export function hasRightToLeft(text: string): boolean {
  * `text` (escaped, one line, its own bidi controls dropped or shown as escapes: report/escape.ts
  * stripControl, terminalLine) with each run of right-to-left
  * text isolated, first strong character inside (U+2068 FIRST STRONG ISOLATE ... U+2069): a run starts
- * at a right-to-left character and ends at the last one before a left-to-right letter, or at the
- * text's end when only a number and spaces follow it (they are the run's: "خلال 30"). Isolated, a
- * reply's Arabic is one neutral character to the line around it (Unicode's bidi algorithm, X5c, P2):
+ * at a right-to-left character and ends at the last one before a left-to-right letter, with the
+ * numbers right after it (they are the run's: "خلال 30", "שלום 30 users", whose 30 a browser and
+ * a reply's own paragraph draw left of שלום), or at the text's end when only a number and spaces
+ * follow it. Isolated, a reply's Arabic is one neutral character to the line around it (Unicode's bidi algorithm, X5c, P2):
  * it cannot make a line that starts with it right-to-left, nor draw the line's " · 3/5" or "where the
  * baseline said" to its side. Text with no right-to-left character is returned as it is.
  */
@@ -215,11 +222,12 @@ export function isolateRightToLeft(text: string): string {
       i++;
       continue;
     }
-    // The run: to its last right-to-left character before a left-to-right letter, or to the end.
+    // The run: to its last right-to-left character before a left-to-right letter and the numbers after it, or to the end.
     let last = i;
     let j = i + 1;
     for (; j < chars.length && !(ltr[j] as boolean); j++) if (rtl[j] as boolean) last = j;
-    const end = j === chars.length && NUMBER_TAIL().test(chars.slice(last + 1).join('')) ? j : last + 1;
+    const tail = chars.slice(last + 1, j).join('');
+    const end = j === chars.length && NUMBER_TAIL().test(tail) ? j : last + 1 + Array.from(NUMBERS_AFTER().exec(tail)?.[0] ?? '').length;
     out += FSI + chars.slice(i, end).join('') + PDI;
     i = end;
   }

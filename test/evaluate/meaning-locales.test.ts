@@ -291,12 +291,35 @@ describe('digit groups of three with plain spaces or points and nothing after th
   });
   it('"1 500,50" with no currency is read as "1 500" is: 1500.5 or the numbers 1 and 500.5, never a false same', () => {
     expect(facts('Il y a 1 500,50 pièces.')).toEqual(['number 1 500,5']);
-    expect(facts('Il y a 1 500,00 pièces, -2 500,5 l, 1 500,505 et 1 500,5g.')).toEqual(['number 1 500', 'number -2 500,5', 'number 1', 'number 500,505', 'number 1', 'number 500.5']);
+    expect(facts('Il y a 1 500,00 pièces, -2 500,5 l, 1 500,5050 et 1 500,5g.')).toEqual(['number 1 500', 'number -2 500,5', 'number 1', 'number 500', 'number 5050', 'number 1', 'number 500.5']);
     for (const same of ['Il y a 1500,50 pièces.', 'Es sind 1.500,50 Stück.', 'There are 1,500.50 pieces.', 'Il y a 1 et 500,5 pièces.']) expect([same, decided('Il y a 1 500,50 pièces.', same)]).toEqual([same, 'judge']);
     expect(decided('Il y a 1 500,50 pièces.', 'Il y a 1500,50 pièces.', 'facts')).toBe('unchecked: the facts are the same and meaning.check is facts, which asks no model');
     expect(decided('Il y a 1 500,50 pièces.', 'Il y a 1 500,50 pièces !')).toBe('formatting');
     expect(decided('Il y a 1 500,50 pièces.', 'Il y a 1 600,50 pièces.')).toBe('changed: numbers 1 500,5 → 1 600,5');
     expect(decided('Il y a 1 500,50 pièces.', 'Il y a 1 et 500,6 pièces.')).toBe('changed: numbers 1 500,5 → 1, 500.6');
+  });
+  it('"1 500,505" (three digits after the comma) may be 1500.505 or the numbers 1 and 500,505: the judge decides between its readings', () => {
+    // French writes 1500.505 "1 500,505"; "page 1 500,505 words" is 1 and 500,505 (500505 or 500.505).
+    expect(facts('Le colis pèse 1 500,505 kg.')).toEqual(['number 1 500,505']);
+    expect(facts('Le colis pèse -1 500,500 kg.')).toEqual(['number -1 500,500']);
+    // Where the separators can mean one thing, one number: a no-break space or points before the comma.
+    for (const one of ['Le colis pèse 1\u00a0500,505 kg.', 'Le colis pèse 1\u202f500,505 kg.', 'Das Paket wiegt 1.500,505 kg.']) expect(facts(one)).toEqual(['number 1500.505']);
+    // Never changed where a reading is the other reply's: the judge decides (unchecked with meaning.check: facts).
+    const base = 'Le colis pèse 1 500,505 kg.';
+    for (const same of ['Le colis pèse 1\u00a0500,505 kg.', 'Das Paket wiegt 1.500,505 kg.', 'The parcel weighs 1,500.505 kg.', 'The parcel weighs 1500.505 kg.', 'Le colis pèse 1 et 500,505 kg.', 'Le colis pèse 1 et 500.505 kg.']) {
+      expect([same, decided(base, same)]).toEqual([same, 'judge']);
+    }
+    expect(decided(base, 'The parcel weighs 1,500.505 kg.', 'facts')).toBe('unchecked: the facts are the same and meaning.check is facts, which asks no model');
+    expect(decided('Page 1 500,505 words.', 'Page 1: 500,505 words.')).toBe('judge');
+    expect(decided('Il y a 1 500,500 pièces.', 'Il y a 1 500,5 pièces.')).toBe('judge');
+    // Never the same where no reading is the other reply's, though both normalize to "1500505".
+    expect(decided(base, 'Le colis pèse 1500505 kg.')).toBe('changed: numbers 1 500,505 → 1500505');
+    expect(decided(base, 'Le colis pèse 1 500 505 kg.')).toBe('changed: numbers 1 500,505 → 1500505');
+    expect(decided(base, 'Le colis pèse 1 500,506 kg.')).toBe('changed: numbers 1 500,505 → 1 500,506');
+    expect(decided(base, 'Le colis pèse 1 et 500,506 kg.')).toBe('changed: numbers 1 500,505 → 1, 500,506');
+    // Formatting only where it is written alike.
+    expect(decided(base, 'Le colis pèse 1 500,505 kg !')).toBe('formatting');
+    expect(decided(base, 'Le colis pèse 1\u00a0500,505 kg !')).toBe('judge');
   });
 });
 

@@ -4,14 +4,14 @@
 // and numbers beside it; the text's own bidi controls are dropped, so none can end the isolate early.
 import { describe, expect, it } from 'vitest';
 import { codeSpan, escapeInline, renderComment } from '../../src/report/index.js';
-import { escapeHtmlInline } from '../../src/report/escape.js';
+import { escapeHtmlInline, isolateRightToLeft, terminalLine } from '../../src/report/escape.js';
 import { renderHtml } from '../../src/report/html.js';
 import { forestPanel } from '../../src/report/html/forest.js';
 import { latencyPanel } from '../../src/report/html/latency.js';
 import { trendSvg } from '../../src/report/html/chart.js';
 import { forestRows } from '../../src/report/rates.js';
 import { renderTerminal } from '../../src/report/terminal.js';
-import { baseline, ctx, fixture, run } from './fixtures.js';
+import { baseline, ctx, fixture, persona, refundTurns, run, toolCall } from './fixtures.js';
 import { differing } from './meaning-fixtures.js';
 import { repeated, withRunStats } from './stats-fixtures.js';
 
@@ -43,6 +43,18 @@ describe('right-to-left text in inline markdown and HTML', () => {
     // At the text's end, what follows the run is the text's own.
     expect(escapeInline('changed خلال 30')).toBe(`changed ${FSI}خلال 30${PDI}`);
     expect(codeSpan('شحن-سريع')).toBe(`${FSI}\`شحن-سريع\`${PDI}`);
+  });
+
+  it('keeps the numbers right after a run inside its isolate, before a left-to-right word too: they are drawn on its far side, as the text\'s own paragraph draws them', () => {
+    // Unisolated, and in the diff's code block, "שלום 30 users" shows 30 left of שלום: isolated apart, it showed right of it.
+    expect(isolateRightToLeft('שלום 30 users')).toBe(`${FSI}שלום 30${PDI} users`);
+    expect(isolateRightToLeft('السعر 1,500.50 USD')).toBe(`${FSI}السعر 1,500.50${PDI} USD`);
+    expect(isolateRightToLeft('contains "خلال 30 40": found')).toBe(`contains "${FSI}خلال 30 40${PDI}": found`);
+    expect(terminalLine('x · שלום 30 users · 3/5')).toBe(`x · ${FSI}שלום 30${PDI} users · 3/5`);
+    // A space, a stop or a word after the run is not a number: it stays outside.
+    expect(isolateRightToLeft('שלום users 30')).toBe(`${FSI}שלום${PDI} users 30`);
+    expect(isolateRightToLeft('خلال 30 يوماً · pass 3/5')).toBe(`${FSI}خلال 30 يوماً${PDI} · pass 3/5`);
+    expect(isolateRightToLeft('שלום · 30 users')).toBe(`${FSI}שלום${PDI} · 30 users`);
   });
 
   it("drops the text's own isolates and overrides, so that none closes the isolate early; a right-to-left mark is isolated too", () => {
@@ -90,10 +102,29 @@ describe('right-to-left text in report.html', () => {
     // The diff's texts are the replies as written, as in the comment's code block.
     expect(JSON.stringify(diffed?.diff)).toContain('"يمكنك الإرجاع خلال "');
     const [f] = data(renderHtml(run([fixture('x', { message: 'متى\nأستطيع', detail: 'contains "خلال 30": found', reply: 'يمكنك\nالإرجاع', score: 0.2, threshold: 0.7, rationale: 'يقول ١٤\nخلال 30 · ok' })])));
-    expect(f?.detail).toBe(`contains "${FSI}خلال${PDI} 30": found`);
+    expect(f?.detail).toBe(`contains "${FSI}خلال 30${PDI}": found`);
     // Each line apart: an isolate ends where its line does.
-    expect((f?.judge as { rationale: string }).rationale).toBe(`${FSI}يقول ١٤${PDI}\n${FSI}خلال${PDI} 30 · ok`);
+    expect((f?.judge as { rationale: string }).rationale).toBe(`${FSI}يقول ١٤${PDI}\n${FSI}خلال 30${PDI} · ok`);
     expect([f?.message, f?.reply]).toEqual(['متى\nأستطيع', 'يمكنك\nالإرجاع']);
+  });
+
+  it("isolates a tool call's input and output whole, as the comment's code span of the call is, not run by run", () => {
+    const data = (html: string): Array<Record<string, unknown>> => JSON.parse(/id="ar-data">([^]*?)<\/script>/.exec(html)?.[1] ?? '').items;
+    const call = toolCall('find_order', { city: 'تل أبيب', n: 3, note: 'שלום' }, { status: 'נשלח', days: 3 });
+    // An errored fixture whose stream had begun the call: the comment shows it in one code span, one isolate.
+    const r = run([fixture('begun', { errored: true, verdict: null, reply: null, error: 'stream cut', toolCalls: [call] })]);
+    const input = '{"city": "تل أبيب", "n": 3, "note": "שלום"}';
+    expect(renderComment(r, ctx)).toContain(`${FSI}\`find_order ${input}\`${PDI}`);
+    const [f] = data(renderHtml(r));
+    expect(f?.toolCalls).toEqual([{ tool: 'find_order', input: `${FSI}${input}${PDI}`, output: `${FSI}{"status": "נשלח", "days": 3}${PDI}`, mocked: true }]);
+    // A script's turn's calls likewise; a call with no right-to-left text is as written.
+    const plain = toolCall('find_order', { id: '1' }, { ok: true });
+    const [p] = data(renderHtml(run([], { personas: [persona('calls', { turns: [{ ...refundTurns()[1]!, toolCalls: [call, plain] }] })] })));
+    const calls = (p?.turns as Array<{ toolCalls?: unknown[] }>).flatMap((t) => t.toolCalls ?? []);
+    expect(calls).toEqual([
+      { tool: 'find_order', input: `${FSI}${input}${PDI}`, output: `${FSI}{"status": "נשלח", "days": 3}${PDI}`, mocked: true },
+      { tool: 'find_order', input: '{"id": "1"}', output: '{"ok": true}', mocked: true },
+    ]);
   });
 
   it('leaves a report with no right-to-left text as it was, with no isolate in it', () => {

@@ -637,8 +637,8 @@ const WHOLE = /^(?:[1-9][0-9]*|0)$/;
 const DECIMAL_COMMA = /^\d+,\d{1,2}$|^0,\d+$/;
 /** India's digit grouping: groups of two digits, then the last three ("1,50,000" is 150000, "1,00,00,000" 10000000). */
 const INDIAN_GROUPS = /^\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d+)?$/;
-/** Points between groups of three digits, then a decimal comma: "1.500,50", "1.234.567,8". */
-const POINT_THOUSANDS_DECIMAL_COMMA = /^\d{1,3}(?:\.\d{3})+,\d{1,2}$/;
+/** Points between groups of three digits, then a decimal comma: "1.500,50", "1.234.567,8", "1.500,505" (after points, a comma is no thousands separator). */
+const POINT_THOUSANDS_DECIMAL_COMMA = /^\d{1,3}(?:\.\d{3})+,\d{1,3}$/;
 
 // --- Canonical values ------------------------------------------------------------------------
 
@@ -769,6 +769,12 @@ function blank(length: number): string {
 /** A thousands separator other than a comma: a no-break, narrow no-break or thin space, or an apostrophe, before a group of three digits. */
 // Its digit before it is matched and put back (a pattern that starts with a lookbehind is tried at every position).
 const OTHER_THOUSANDS = /([0-9])[\u00a0\u202f\u2009'\u2019](?=[0-9]{3}(?![0-9]))/g;
+/**
+ * A comma and three digits after such a group ("1 500,505" with a no-break space): the decimal
+ * comma, as no language writes a comma between thousands after a space or an apostrophe between
+ * them; made a point, so that the joined "1500,505" is not read as the numbers 1500 and 505.
+ */
+const DECIMALS_AFTER_OTHER_THOUSANDS = onFirstUse(() => /([0-9][\u00a0\u202f\u2009'\u2019][0-9]{3}),(?=[0-9]{3}(?![0-9]|[.,][0-9]))/g);
 
 /** A line ending other than \n: \r\n (Windows) or a lone \r. */
 const CARRIAGE_RETURNS = /\r\n?/g;
@@ -784,7 +790,8 @@ export function factsOf(reply: string): Fact[] {
   // Superscript digits kept apart (markScriptDigits): NFKC alone reads "10⁶" as 106.
   // A no-break, narrow or thin space or an apostrophe between digit groups separates thousands
   // ("1 000 €", "CHF 1'000"), taken away before NFKC makes those spaces plain ones.
-  const joined = reply.replace(OTHER_THOUSANDS, '$1');
+  let joined = reply.replace(OTHER_THOUSANDS, '$1');
+  if (joined.length !== reply.length && joined.includes(',')) joined = reply.replace(DECIMALS_AFTER_OTHER_THOUSANDS(), '$1.').replace(OTHER_THOUSANDS, '$1');
   // NFKC leaves ASCII text as it is: only other text is normalized (and tested again after).
   const wide = NON_ASCII.test(joined);
   let text = wide ? markScriptDigits(joined).normalize('NFKC') : joined;
@@ -962,9 +969,9 @@ export function factsOf(reply: string): Fact[] {
 }
 
 /**
- * "1 500": one to three digits, a plain space and one group of three digits, with a decimal comma
- * and one or two digits after it or none ("1 500,50"), no other group, digit or letter right before
- * or after it ("1 500 pièces", not "2 500g", "1 500 000" or "1 500,505").
+ * "1 500": one to three digits, a plain space and one group of three digits, with a comma and one
+ * to three digits after it or none ("1 500,50", "1 500,505"), no other group, digit or letter right
+ * before or after it ("1 500 pièces", not "2 500g", "1 500 000" or "1 500,5050").
  * French, the Nordic languages, Polish or Czech write 1500 so, and English may write two numbers
  * so ("page 1 500 words"): where the group ends, to be read as one fact that may be either
  * (spacedGroupFact), or -1. Plain character tests: it is asked of every run of digits.
@@ -974,8 +981,8 @@ function spacedGroupEnd(text: string, start: number, end: number): number {
   for (let i = start; i < end; i++) if (!isDigit(text[i])) return -1;
   if (!(isDigit(text[end + 1]) && isDigit(text[end + 2]) && isDigit(text[end + 3]))) return -1;
   let after = end + 4;
-  // A decimal comma and one or two digits after the group ("1 500,50 pièces") end it too.
-  if (text[after] === ',' && isDigit(text[after + 1])) after += isDigit(text[after + 2]) ? 3 : 2;
+  // A comma and one to three digits after the group ("1 500,50 pièces", "1 500,505 kg") end it too.
+  if (text[after] === ',' && isDigit(text[after + 1])) after += isDigit(text[after + 2]) ? (isDigit(text[after + 3]) ? 4 : 3) : 2;
   const next = text[after];
   if (isCodeChar(next) || ((next === '.' || next === ',' || next === '-') && isCodeChar(text[after + 1])) || (next === ' ' && isDigit(text[after + 1]))) return -1;
   // Not the second group of a longer run ("12 345 678" that SPACED_THOUSANDS_SOURCE did not join).
@@ -986,12 +993,15 @@ function spacedGroupEnd(text: string, start: number, end: number): number {
 /**
  * The fact of "1 500" (spacedGroupEnd; `first` with its minus): the number 1500, or as written, so
  * that against "1500" the facts cannot tell (the meaning judge decides), against "1 600" or "1 500"
- * they can, and it is never formatting of "1500" (docs/meaning.md, "Languages and locales").
+ * they can, and it is never formatting of "1500" (docs/meaning.md, "Languages and locales"). A
+ * comma and three digits after the group ("1 500,505") are decimals where a space separates
+ * thousands (1500.505), or the thousands of "500,505" read as a second number (splitSpacedGroup).
  */
 function spacedGroupFact(first: string, group: string): Fact {
-  // With its decimals ("500,50"): the written number keeps its comma, without the zeros a decimal may end with ("1 500,5").
+  // With its decimals ("500,50"): the written number keeps its comma, without the zeros a decimal
+  // may end with ("1 500,5"); three digits after it are kept as written ("1 500,500" may be 1 and 500500).
   const [whole = '', decimals = ''] = group.split(',');
-  const fraction = canonicalDecimal('0', decimals).slice(2);
+  const fraction = decimals.length === 3 ? decimals : canonicalDecimal('0', decimals).slice(2);
   const written = fraction === '' ? `${first} ${whole}` : `${first} ${whole},${fraction}`;
   const value = canonicalDecimal(first + whole, decimals);
   return { kind: 'number', value: written, may: [{ kind: 'number', value }, { kind: 'number', value: written }] };
@@ -1219,28 +1229,38 @@ export function compareFacts(baseline: readonly Fact[], now: readonly Fact[]): F
   // Most replies with "$5" in them tell the facts of their baseline, in its order or another: they
   // pair up at once, at any size, and skip the search.
   if (pairUp(baseline, now)) return { baseline: [], now: [] };
-  return splitSpacedGroups(matchAmbiguous(baseline, now));
+  const diff = splitSpacedGroups(matchAmbiguous(baseline, now));
+  return { baseline: diff.baseline.map(plain), now: diff.now.map(plain) };
 }
+
+/** A fact as a difference names it: its kind and value, without what it may be. */
+const plain = (f: Fact): Fact => (f.may === undefined ? f : { kind: f.kind, value: f.value });
 
 /** A fact of "1 500" (spacedGroupFact): a number whose value holds its space. */
 const isSpacedGroup = (f: Fact): boolean => f.kind === 'number' && f.value.includes(' ');
 
 /**
+ * "1 500" (spacedGroupFact) read as two numbers, 1 and 500: "1 500,5" as 1 and 500.5, and "1 500,505"
+ * as 1 and "500,505", which may be 500505 or 500.505 as a lone "500,505" may (pushNumbers).
+ */
+function splitSpacedGroup(f: Fact): Fact[] {
+  const [first = '', group = ''] = f.value.split(' ');
+  const [whole = '', decimals = ''] = group.split(',');
+  const second = decimals.length === 3 ? readingFact(NUMBER, group) : { kind: 'number' as const, value: canonicalDecimal(whole, decimals) };
+  return [{ kind: 'number', value: first }, second];
+}
+
+/**
  * A difference that names "1 500" (spacedGroupFact), where "1 500" read as the two numbers 1 and 500
  * leaves nothing that differs ("page 1 500 words" against "page 1: 500 words"): none, for the facts
  * cannot tell (the meaning judge decides; never formatting, as "1 500" is not written as "1" and "500").
- * Any other difference as it is.
+ * Any other difference as it is. The difference's facts keep what they may be ("500,505" against "500.505").
  */
 function splitSpacedGroups(diff: FactsDifference): FactsDifference {
   if (!(diff.baseline.some(isSpacedGroup) || diff.now.some(isSpacedGroup))) return diff;
-  const split = (facts: readonly Fact[]): Fact[] =>
-    facts.flatMap((f) => {
-      if (!isSpacedGroup(f)) return [f];
-      const [first = '', group = ''] = f.value.split(' ');
-      const [whole = '', decimals = ''] = group.split(',');
-      return [{ kind: 'number', value: first }, { kind: 'number', value: canonicalDecimal(whole, decimals) }];
-    });
-  return noFactsDiffer(compareExact(split(diff.baseline), split(diff.now))) ? { baseline: [], now: [] } : diff;
+  const split = (facts: readonly Fact[]): Fact[] => facts.flatMap((f) => (isSpacedGroup(f) ? splitSpacedGroup(f) : [f]));
+  // No spaced group is left to split: compareFacts reads the split facts once.
+  return noFactsDiffer(compareFacts(split(diff.baseline), split(diff.now))) ? { baseline: [], now: [] } : diff;
 }
 
 const isAmbiguous = (f: Fact): boolean => f.may !== undefined;
@@ -1398,8 +1418,7 @@ function matchAmbiguous(baseline: readonly Fact[], now: readonly Fact[]): FactsD
   // The baseline's first facts of a group are the matched ones, the reply's last ones (as compareExact).
   for (const g of left) for (const i of g.members.slice(0, g.members.length - g.left)) matchedBaseline[i] = true;
   for (const g of right) for (const j of g.members.slice(g.left)) matchedNow[j] = true;
-  const plain = (f: Fact): Fact => (f.may === undefined ? f : { kind: f.kind, value: f.value });
-  return { baseline: baseline.filter((_, i) => !matchedBaseline[i]).map(plain), now: now.filter((_, j) => !matchedNow[j]).map(plain) };
+  return { baseline: baseline.filter((_, i) => !matchedBaseline[i]), now: now.filter((_, j) => !matchedNow[j]) };
 }
 
 /** Matches `left` (the baseline's groups) to `right` (the reply's) as far as `steps` allow: `left` and `from` say what is matched. */

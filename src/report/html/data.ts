@@ -639,19 +639,25 @@ export function itemData(item: Item): ItemData {
  * text, where a U+202E in a route, a persona tag or a tool call would reverse what follows it.
  * Each line of a string but a reply, a message and a diff's texts (shown as written) has its runs
  * of right-to-left text isolated, as the row's summary has (docs/security.md): the script needs no
- * code for it, and a string with no right-to-left character is as it was, to the byte.
+ * code for it, and a string with no right-to-left character is as it was, to the byte. A tool
+ * call's name, input and output are each one isolate, whole, as the comment's code span of a call
+ * is (escape.ts codeSpan): its JSON is not cut into runs.
  */
 export function scriptJson(value: unknown): string {
   /** The arrays and objects whose texts are shown as written: a diff's, the messages not sent, and all they hold. */
   const asWritten = new WeakSet<object>();
+  /** The lists of tool calls and their calls, whose texts are isolated whole. */
+  const calls = new WeakSet<object>();
   // Null members are left out (the script reads absent and null alike): a 5,000-item run is smaller.
   return JSON.stringify(value, function (this: object, key: string, v: unknown): unknown {
     if (v === null) return undefined;
     if (typeof v === 'string') {
       const s = stripControl(v);
-      return !hasRightToLeft(s) || writtenText(key) || asWritten.has(this) ? s : isolatedLines(s);
+      if (!hasRightToLeft(s) || writtenText(key) || asWritten.has(this)) return s;
+      return calls.has(this) ? `\u2068${s}\u2069` : isolatedLines(s);
     }
     if (typeof v === 'object' && (key === 'diff' || key === 'unsent' || asWritten.has(this))) asWritten.add(v as object);
+    if (typeof v === 'object' && (key === 'toolCalls' || (calls.has(this) && Array.isArray(this)))) calls.add(v as object);
     return v;
   }).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
