@@ -25,6 +25,8 @@ type Criterion = Calibration['criteria'][number];
 type Item = Criterion['items'][number];
 
 const CRITERION_WIDTH = 48;
+/** The most characters of a criterion the markdown form shows (criterionCell). */
+const CRITERION_CELL = 160;
 
 /**
  * `n` to `decimals` places, its half rounded up as written: 0.305 to two is 0.31, a median of
@@ -360,9 +362,9 @@ function groupedMarkdown(list: readonly Listed[], text: (item: Item) => string):
   for (const group of reasonGroups(list)) {
     const g = groupLayout(group, list.length, text);
     if (g.head !== null) out.push('', `**${escapeInline(clip(oneLine(g.head), 300))}**${g.shared === null ? '' : `<br>\n${escapeInline(clip(oneLine(g.shared), 300))}`}`, '');
-    for (const t of g.together) out.push(`- ${cell(t.criterion.criterion)}: ${filesText(t.files, name)}`);
-    for (const { entry, text: own } of g.own) out.push(`- ${codeSpan(entry.item.baselineFile)}: ${cell(entry.criterion.criterion)}: ${cell(clip(oneLine(own), 200))}`);
-    if (g.rest.length > 0) out.push(`- ${escapeInline(restText(g.rest))}: ${g.rest.map((r) => `${cell(r.criterion.criterion)}: ${filesText(r.files, name)}`).join('; ')}`);
+    for (const t of g.together) out.push(`- ${criterionCell(t.criterion.criterion)}: ${filesText(t.files, name)}`);
+    for (const { entry, text: own } of g.own) out.push(`- ${codeSpan(entry.item.baselineFile)}: ${criterionCell(entry.criterion.criterion)}: ${cell(clip(oneLine(own), 200))}`);
+    if (g.rest.length > 0) out.push(`- ${escapeInline(restText(g.rest))}: ${g.rest.map((r) => `${criterionCell(r.criterion.criterion)}: ${filesText(r.files, name)}`).join('; ')}`);
   }
   return out;
 }
@@ -555,6 +557,15 @@ function cell(text: string): string {
 }
 
 /**
+ * A criterion in the markdown form, cut (with "…") as the run's report cuts a script's criterion
+ * (report/persona.ts, CELL.expected): a criterion is the suite's text, of any length, and this
+ * markdown goes to a job summary, which GitHub drops whole over its limit.
+ */
+function criterionCell(text: string): string {
+  return cell(clip(text, CRITERION_CELL));
+}
+
+/**
  * The markdown form (a PR comment, a job summary): every untrusted string escaped. `suite`: the
  * suite's folder in its repository when it is not the default one, named above the heading as a
  * run's report names it (docs/action.md, "Two suites in one repository").
@@ -569,7 +580,7 @@ export function renderCalibrationMarkdown(c: Calibration, context: CalibrationCo
   } else {
     out.push('| criterion | baselines | agreement | spread | straddling |', '| --- | ---: | ---: | ---: | ---: |');
     for (const x of c.criteria) {
-      out.push(`| ${cell(x.criterion)} | ${x.baselines} | ${cell(agreementText(x, c.minAgreement))} | ${x.spread === null ? '\\-' : spreadText(x.spread)} | ${x.scored === 0 ? '\\-' : x.straddling} |`);
+      out.push(`| ${criterionCell(x.criterion)} | ${x.baselines} | ${cell(agreementText(x, c.minAgreement))} | ${x.spread === null ? '\\-' : spreadText(x.spread)} | ${x.scored === 0 ? '\\-' : x.straddling} |`);
     }
   }
   const d = disagreements(c);
@@ -577,7 +588,7 @@ export function renderCalibrationMarkdown(c: Calibration, context: CalibrationCo
     out.push('', `### Disagreements (${d.reduce((n, x) => n + x.items.length, 0)})`, '');
     const cut = disagreementsShown(c);
     for (const { criterion, items } of cut.groups) {
-      out.push(`- **${cell(criterion.criterion)}** (${cell(thresholdText(criterion))})`);
+      out.push(`- **${criterionCell(criterion.criterion)}** (${cell(thresholdText(criterion))})`);
       for (const b of items) out.push(`  - ${codeSpan(b.baselineFile)}: ${cell(scoreText(b))}${b.rationale === null ? '' : `; judge: ${cell(clip(oneLine(b.rationale), 200))}`}`);
     }
     if (cut.more > 0) out.push(`- ${cell(moreText(cut.more, out_))}`);
@@ -587,7 +598,7 @@ export function renderCalibrationMarkdown(c: Calibration, context: CalibrationCo
     out.push('', `### Straddling (${s.length + straddlingElsewhere(c)})`, '');
     if (straddlingElsewhere(c) > 0) out.push(`The score sits within 0.1 of the threshold${straddlingNote(c)}.`, '');
     const cut = shownFirst(s);
-    for (const { criterion, item } of cut.shown) out.push(`- ${codeSpan(item.baselineFile)}: ${cell(criterion.criterion)}: ${cell(scoreText(item))}`);
+    for (const { criterion, item } of cut.shown) out.push(`- ${codeSpan(item.baselineFile)}: ${criterionCell(criterion.criterion)}: ${cell(scoreText(item))}`);
     if (cut.more > 0) out.push(`- ${cell(moreText(cut.more, out_))}`);
   }
   const u = unscored(c);
@@ -604,11 +615,11 @@ export function renderCalibrationMarkdown(c: Calibration, context: CalibrationCo
   if (c.skipped.length > 0) {
     out.push('', `### Skipped: accepted verdict unknown (${c.skipped.length})`, '');
     const one = c.skipped.length === 1 ? c.skipped[0] : undefined;
-    if (one !== undefined) out.push(`- ${codeSpan(one.baselineFile)}: ${cell(one.criterion)}: ${cell(one.reason)}`);
+    if (one !== undefined) out.push(`- ${codeSpan(one.baselineFile)}: ${criterionCell(one.criterion)}: ${cell(one.reason)}`);
     skippedGroups(c).forEach((g, i) => {
       if (one === undefined) {
         out.push(...(i === 0 ? [] : ['']), `**${escapeInline(skippedHead(g, c.skipped.length))}**`, '');
-        for (const x of skippedByCriterion(g.list)) out.push(`- ${cell(x.criterion)}: ${filesText(x.files, (file) => codeSpan(file))}`);
+        for (const x of skippedByCriterion(g.list)) out.push(`- ${criterionCell(x.criterion)}: ${filesText(x.files, (file) => codeSpan(file))}`);
       }
       out.push('', `Next: ${escapeFix(g.step)}`);
     });

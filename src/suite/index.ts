@@ -121,7 +121,7 @@ async function loadSuiteOnce(opts: LoadOptions): Promise<LoadResult> {
   // One namespace: a label names one baseline file, whether a fixture's or a script's.
   const labels = [...fixtureFiles.labels, ...personaFiles.labels];
   checkLabelsUnique(labels, found);
-  freeLabelFixes(labels, [...fixtureFiles.labelsMeant, ...personaFiles.labelsMeant]);
+  freeLabelFixes(labels, [...fixtureFiles.labelsMeant, ...personaFiles.labelsMeant], found.fileOrder);
   requireSomething(paths, fixtureFiles, personaFiles, found);
   // After requireSomething: a suite with no fixtures folder (or a file there) read no item, so
   // it shows no baseline to be an orphan: one error, not also a warning per baseline.
@@ -671,19 +671,24 @@ function checkLabelsUnique(labels: readonly SeenLabel[], found: Findings): void 
  * to another such label above it (`café` and `cafè` are offered `cafe` and `cafe-2`, not both `cafe`),
  * a label read as a comment (`label: # x`) among them, in file order.
  */
-function freeLabelFixes(labels: readonly SeenLabel[], meant: readonly CommentedValue[]): void {
+function freeLabelFixes(labels: readonly SeenLabel[], meant: readonly CommentedValue[], fileOrder: readonly string[]): void {
   if (meant.length === 0 && !labels.some((l) => l.issue !== undefined)) return;
   const taken = takenLabels(labels.map((l) => l.label));
   const offered = new Map<string, string>();
   // Labels are only offered here, never taken back: each count resumes where it ended (NextFree).
   const next: NextFree = new Map();
-  // In file order (line order across files in path order), whichever kind comes first: a label read
-  // as a comment above an invalid one is offered its label first.
+  // In file order (line order across files in the order they were read, Findings.fileOrder, not
+  // their shown paths': from inside the fixtures folder, `../personas/p.yml` sorts before `a.yml`),
+  // whichever kind comes first: a label read as a comment above an invalid one is offered its label first.
   const asked: ({ kind: 'invalid'; l: SeenLabel; issue: ConfigIssue; file: string; line: number } | { kind: 'comment'; m: CommentedValue; file: string; line: number })[] = [];
   for (const l of labels) if (l.issue !== undefined) asked.push({ kind: 'invalid', l, issue: l.issue, file: l.file, line: l.line ?? 0 });
   // `label: # refund policy`, offered a label close to the comment (yaml-traps.ts, labelMeantFix).
   for (const m of meant) asked.push({ kind: 'comment', m, file: m.issue.file, line: m.issue.line ?? 0 });
-  if (meant.length > 0) asked.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+  if (meant.length > 0) {
+    const rank = new Map(fileOrder.map((file, i) => [file, i]));
+    const at = (file: string): number => rank.get(file) ?? fileOrder.length;
+    asked.sort((a, b) => at(a.file) - at(b.file) || a.line - b.line);
+  }
   for (const a of asked) {
     if (a.kind === 'comment') {
       const { fix, label } = labelMeantFix(a.m.comment, a.m.props, taken, offered, next);

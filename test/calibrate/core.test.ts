@@ -352,6 +352,21 @@ describe('the figures', () => {
     expect(md).toContain('### Straddling (2)\n\nThe score sits within 0.1 of the threshold; 1 more is listed under Disagreements.\n');
   });
 
+  it('a criterion of any length is cut, saying so, in every place the markdown names it (a job summary over its limit is dropped whole)', () => {
+    // 200,000 characters: the criterion is the suite's text. a: straddles and agrees; b: disagrees; c: skipped.
+    const long = `The agent ${'politely '.repeat(22_222)}apologises`;
+    const targets = [target('a', long, 'pass'), target('b', long, 'fail')];
+    const skipped = [{ ...target('c', long, 'pass'), reason: 'the fixture failed when accepted' }];
+    const c = calibrationOf(summarizeCalibration({ targets, skipped, withoutBaseline: [] }, [[ok(0.75)], [ok(0.9)]], null), 2, null);
+    const md = renderCalibrationMarkdown(c);
+    const shown = escapeInline(`${long.slice(0, 159)}…`);
+    expect(md).toContain(`| ${shown} | 2 |`);
+    expect(md).toContain(`- **${shown}** (`);
+    expect(md).toContain(`- \`${fileOf('a')}\`: ${shown}: `);
+    expect(md).toContain(`- \`${fileOf('c')}\`: ${shown}: the fixture failed when accepted`);
+    expect(md.length).toBeLessThan(10_000);
+  });
+
   it("the table's columns line up on a terminal with a criterion in Japanese, with an emoji or an accent", () => {
     const criteria = ['返金は30日以内と答える', 'Polite 👍🏽 reply', 'Re\u0301ponse polie', 'Plain'];
     const targets = criteria.map((c, i) => target(`t${i}`, c, 'pass'));

@@ -211,4 +211,38 @@ describe('a text item at the column of the outer list\'s "-", after a key\'s lis
     expect(fixed.errors).toEqual([]);
     expect(fixed.suite!.personas.map((p) => p.followUps)).toEqual([['one', 'two', 'three'], ['one', 'two'], ['two']]);
   });
+
+  it('its text over several lines (plain, quoted, a block scalar): one error, at its "-", with all its lines as they read in the list', async () => {
+    // The parser: "Implicit keys need to be on a single line" at plain text; "Sequence item without
+    // - indicator" at the next key after a closing quote or a block scalar's deeper lines.
+    const r = await load({
+      [C]: AGENT,
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${P}/p.yml`]: '- label: p\n  opening: hi\n  followUps:\n  - one\n- two and\n  more\n  expect: { terminal: finish }\n',
+      [`${P}/q.yml`]: 'personas:\n  - label: q\n    opening: hi\n    followUps:\n      - one\n  - "two and\n    more"\n    expect: { terminal: finish }\n',
+      [`${P}/r.yml`]: '- label: r\n  opening: hi\n  followUps:\n- |\n    two and\n\n    more\n  expect: { terminal: finish }\n',
+      [`${P}/s.yml`]: "- label: s\n  opening: hi\n  followUps:\n  - one\n- 'two and\n  more'\n- three\n  x\n  # the end\n  expect: { terminal: finish }\n",
+    });
+    expect(said(r.errors)).toEqual([
+      `${P}/p.yml:5:1: invalid YAML: the list item on line 5 is at the column of the "-" on line 1, left of the items of the list of "followUps" on line 3 (from line 4), so YAML reads it as a text item of the list on line 1, and cannot read line 7 after it\n` +
+        '  fix: for one more item of the list of "followUps", indent its "-" by 2 spaces (not 0), as the "-" on line 4, so that lines 5 to 6 read\n      - two and\n        more',
+      `${P}/q.yml:6:3: invalid YAML: the list item on line 6 is at the column of the "-" on line 2, left of the items of the list of "followUps" on line 4 (from line 5), so YAML reads it as a text item of the list on line 2, and cannot read line 8 after it\n` +
+        '  fix: for one more item of the list of "followUps", indent its "-" by 6 spaces (not 2), as the "-" on line 5, so that lines 6 to 7 read\n          - "two and\n            more"',
+      `${P}/r.yml:4:1: invalid YAML: the list item on line 4 is at the column of the "-" on line 1, left of "followUps" on line 3, which has nothing after its ":", so YAML reads it as a text item of the list on line 1, and cannot read line 8 after it\n` +
+        '  fix: for an item of the list of "followUps", indent its "-" by 4 spaces (not 0), deeper than "followUps" on line 3, so that lines 4 to 7 read\n        - |\n            two and\n            more',
+      `${P}/s.yml:5:1: invalid YAML: the list items on lines 5 to 7 are at the column of the "-" on line 1, left of the items of the list of "followUps" on line 3 (from line 4), so YAML reads them as text items of the list on line 1, and cannot read line 10 after them\n` +
+        "  fix: for more items of the list of \"followUps\", indent their \"-\" by 2 spaces (not 0), as the \"-\" on line 4, so that lines 5 to 8 read\n      - 'two and\n        more'\n      - three\n        x",
+    ]);
+    // Each fix as written: the file loads, the list read as meant.
+    const fixed = await load({
+      [C]: AGENT,
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${P}/p.yml`]: '- label: p\n  opening: hi\n  followUps:\n  - one\n  - two and\n    more\n  expect: { terminal: finish }\n',
+      [`${P}/q.yml`]: 'personas:\n  - label: q\n    opening: hi\n    followUps:\n      - one\n      - "two and\n        more"\n    expect: { terminal: finish }\n',
+      [`${P}/r.yml`]: '- label: r\n  opening: hi\n  followUps:\n    - |\n        two and\n\n        more\n  expect: { terminal: finish }\n',
+      [`${P}/s.yml`]: "- label: s\n  opening: hi\n  followUps:\n  - one\n  - 'two and\n    more'\n  - three\n    x\n  # the end\n  expect: { terminal: finish }\n",
+    });
+    expect(fixed.errors).toEqual([]);
+    expect(fixed.suite!.personas.map((p) => p.followUps)).toEqual([['one', 'two and more'], ['one', 'two and more'], ['two and\n\nmore\n'], ['one', 'two and more', 'three x']]);
+  });
 });

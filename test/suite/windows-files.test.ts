@@ -3,8 +3,9 @@
 // LF and no mark, and errors are placed as an editor shows them (docs/configuration.md, "How YAML
 // is read"; docs/fixtures.md, "Baselines").
 
-import { describe, expect, it, vi } from 'vitest';
-import { baselinePath, serializeBaseline } from '../../src/suite/index.js';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { baselinePath, loadSuite, serializeBaseline } from '../../src/suite/index.js';
+import * as lines from '../../src/suite/yaml/lines.js';
 import { B, C, F, load, repo } from './helpers.js';
 import { fixtureDefinitionHash, personaDefinitionHash } from '../../src/evaluate/definition.js';
 
@@ -63,30 +64,15 @@ describe('suite files with CRLF line endings and a byte-order mark', () => {
       [`${P}/p.yml`]: 'label: script\nopening: hi\nexpect:\n  reply:\n    - { contains: "ok" }\n',
     };
     // The line reader, watched (suite/yaml/lines.ts): whether each file took the fast path or js-yaml's.
-    // Test files share one module graph (vitest.config.ts, isolate: false): the loader is imported
-    // in a graph of its own, with the watched reader, and the graph is dropped after.
-    const read: { text: string; byLines: boolean }[] = [];
-    vi.resetModules();
-    vi.doMock('../../src/suite/yaml/lines.js', async (importOriginal) => {
-      const lines = await importOriginal<typeof import('../../src/suite/yaml/lines.js')>();
-      return {
-        ...lines,
-        readLines: (text: string) => {
-          const result = lines.readLines(text);
-          read.push({ text, byLines: result !== null });
-          return result;
-        },
-      };
-    });
-    const watched = await import('../../src/suite/index.js').finally(() => {
-      vi.doUnmock('../../src/suite/yaml/lines.js');
-      vi.resetModules();
-    });
+    // A spy on the module's export, which the loader calls through (no module graph of its own: test
+    // files share one, vitest.config.ts, isolate: false), taken off after the test.
+    const reader = vi.spyOn(lines, 'readLines');
+    onTestFinished(() => reader.mockRestore());
     /** The suite loaded from `texts`, and whether the line reader read each file's text (its byte-order mark taken off first). */
     const loaded = async (texts: Record<string, string>) => {
-      read.length = 0;
-      // The folder made in this file's graph (helpers.ts), which removes it after the file.
-      const r = await watched.loadSuite({ dir: '.agent-replay', cwd: await repo(texts), env: {}, untrustedSuite: null });
+      reader.mockClear();
+      const r = await loadSuite({ dir: '.agent-replay', cwd: await repo(texts), env: {}, untrustedSuite: null });
+      const read = reader.mock.calls.map(([text], i) => ({ text, byLines: reader.mock.results[i]?.type === 'return' && reader.mock.results[i]?.value !== null }));
       const byLines = Object.values(texts).map((t) => read.some((c) => c.text === t.replace(/^\uFEFF/, '') && c.byLines));
       return { r, byLines };
     };

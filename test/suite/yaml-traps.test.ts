@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkFixtureFile } from '../../src/suite/fixtures.js';
 import { readYaml, type PathSegment, type SourceFile } from '../../src/suite/yaml/index.js';
-import { F, load } from './helpers.js';
+import { loadSuite } from '../../src/suite/index.js';
+import { F, load, repo } from './helpers.js';
 
 const P = '.agent-replay/personas';
 
@@ -315,6 +316,20 @@ describe('a user turn cut at " #"', () => {
       `${F}/a.yml:4: rename it, e.g. label: x-2 (x is offered for "# x" at ${F}/a.yml:2)`,
       `${F}/b.yml:1: rename it, e.g. label: y`,
       `${P}/p.yml:1: YAML reads "# y" after "label:" as a comment, so label is empty: write the label if it is the label meant (label: y-2; y is offered for "y!" at ${F}/b.yml:1)`,
+    ]);
+  });
+
+  it('offers labels in the order the files are read, also where their shown paths sort otherwise', async () => {
+    // From inside the fixtures folder (--dir ..), a.yml is shown as "a.yml" and the persona file as
+    // "../personas/p.yml", which sorts first as text: the fixtures are read first all the same.
+    const root = await repo({
+      [`${F}/a.yml`]: 'label: "y!"\nmessage: hi\n',
+      [`${P}/p.yml`]: 'label: # y\nopening: hi\nexpect:\n  terminal: finish\n',
+    });
+    const r = await loadSuite({ dir: '..', cwd: join(root, F), env: {}, untrustedSuite: null });
+    expect(r.errors.map((e) => `${e.file}:${e.line ?? '-'}: ${e.fix}`)).toEqual([
+      'a.yml:1: rename it, e.g. label: y',
+      '../personas/p.yml:1: YAML reads "# y" after "label:" as a comment, so label is empty: write the label if it is the label meant (label: y-2; y is offered for "y!" at a.yml:1)',
     ]);
   });
 

@@ -1028,36 +1028,85 @@ function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
 }
 
 /**
+ * The last line of the text item whose "-" is on line `n` at `column`: its text may go on over the
+ * next lines (plain text on deeper lines, quoted text up to its closing quote, a block scalar `|`
+ * or `>` on the lines deeper than its first line of text). Null when the quote is never closed.
+ */
+function textItemEnd(lines: readonly string[], n: number, column: number): number | null {
+  const indentOf = (k: number): number => (/^ */.exec(lines[k - 1] as string)?.[0] ?? '').length;
+  const text = (lines[n - 1] as string).slice(column).replace(/^-\s*/, '');
+  const quote = text[0];
+  if (quote === '"' || quote === "'") {
+    // Up to the closing quote (`\"` inside double quotes, `''` inside single ones).
+    let rest = text.slice(1);
+    for (let k = n; k <= lines.length; k += 1) {
+      const body: string = quote === '"' ? rest.replace(/\\./g, '') : rest.replace(/''/g, '');
+      if (body.includes(quote)) return k;
+      rest = lines[k] ?? '';
+    }
+    return null;
+  }
+  let end = n;
+  if (/^[|>][-+0-9]*\s*(?:#.*)?$/.test(text)) {
+    // A block scalar: its lines are those as deep as its first line of text (or blank).
+    let deep = -1;
+    for (let k = n + 1; k <= lines.length; k += 1) {
+      if (/^\s*$/.test(lines[k - 1] as string)) continue;
+      if (deep < 0) deep = indentOf(k);
+      if (deep <= column || indentOf(k) < deep) break;
+      end = k;
+    }
+    return end;
+  }
+  // Plain text: deeper lines that are no key, item nor comment, up to one that is (a comment ends it).
+  if (/\s#/.test(text)) return n;
+  for (let k = n + 1; k <= lines.length; k += 1) {
+    const line = lines[k - 1] as string;
+    if (/^\s*$/.test(line)) continue;
+    if (isBlank(line) || indentOf(k) <= column || ITEM_LINE.test(line) || KEY_LINE.test(line)) break;
+    end = k;
+    if (/\s#/.test(line)) break;
+  }
+  return end;
+}
+
+/**
  * A text item at the column of the "-" of the list item above it, right after that item's key
  * with nothing after its ":" (`- label: p` / `  followUps:` / `  - one`, or no list, then `- two`),
  * the item's keys going on after it (`  expect: ...`): YAML reads it as a text item of the outer
  * list and cannot read the key after it ("Implicit keys need to be on a single line", at the text).
+ * Its text may go on over the next lines (textItemEnd): plain, quoted or a block scalar.
  * Several such items (`- two`, `- three`) are said as one, at the first: the parser says it at the
- * last, and reads the others as valid items. A comment line before the next key makes the parser
- * say "Sequence item without - indicator" at that line or the key's (`sequenceItem`): the item is
- * then the one above them. Said at its "-", with the lines as they read in the key's list (at its
- * items' column, or 2 spaces deeper than the key); null when line `said` (or the first line after
- * it that is not blank) is not one.
+ * last, and reads the others as valid items. A comment line before the next key, or text over
+ * lines that ends deeper or in a quote, makes the parser say "Sequence item without - indicator"
+ * at the key's line or the comment's (`sequenceItem`): the item is then the one above them. Said
+ * at its "-", with its lines as they read in the key's list (at its items' column, or 2 spaces
+ * deeper than the key, every line of its text moved with it); null when line `said` (or the first
+ * line after it that is not blank) is not one.
  */
 function itemLeftOfList(src: SourceFile, said: number, sequenceItem = false): ItemAtKeys | null {
   const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
   let from = said;
-  if (sequenceItem) {
-    if (!ITEM_LINE.test(lines[from - 1] ?? '')) from -= 1;
-    while (from >= 1 && isBlank(lines[from - 1] as string)) from -= 1;
-  }
+  // The item above the line the parser names: its text, and only blank lines or comments, between them.
+  if (sequenceItem) while (from > 1 && !ITEM_LINE.test(lines[from - 1] ?? '')) from -= 1;
   const at = itemFrom(lines, from);
   if (at === null) return null;
   const { n, column } = at;
   if (isMapping((lines[n - 1] as string).slice(column))) return null;
   const indentOf = (k: number): number => (/^ */.exec(lines[k - 1] as string)?.[0] ?? '').length;
+  const last = textItemEnd(lines, n, column);
+  if (last === null || (sequenceItem && !lines.slice(last, said - 1).every(isBlank))) return null;
   // The text items at this column right above it, read as valid items of the outer list: said with it.
   const items = [n];
   for (let k = n - 1; k >= 1; k -= 1) {
-    const text = lines[k - 1] as string;
-    if (isBlank(text)) continue;
-    if (indentOf(k) !== column || !ITEM_LINE.test(text) || isMapping(text.slice(column))) break;
-    items.unshift(k);
+    if (isBlank(lines[k - 1] as string)) continue;
+    // The item whose text ends on line k: its "-" at this column, the lines between deeper.
+    let start = k;
+    while (start > 1 && (/^\s*$/.test(lines[start - 1] as string) || indentOf(start) > column)) start -= 1;
+    const text = lines[start - 1] as string;
+    if (indentOf(start) !== column || !ITEM_LINE.test(text) || isMapping(text.slice(column)) || textItemEnd(lines, start, column) !== k) break;
+    items.unshift(start);
+    k = start;
   }
   const first = items[0] as number;
   // The item above at this column, every line between it and this one under its "-".
@@ -1067,7 +1116,7 @@ function itemLeftOfList(src: SourceFile, said: number, sequenceItem = false): It
   if (outer === null || indentOf(owner) !== column) return null;
   const keys = (outer[1] as string).length;
   // The next line: a key of the item above, at its keys' column, which YAML cannot read after the text.
-  let after = n + 1;
+  let after = last + 1;
   while (after <= lines.length && isBlank(lines[after - 1] as string)) after += 1;
   if (after > lines.length || indentOf(after) !== keys || ITEM_LINE.test(lines[after - 1] as string)) return null;
   // Right above: a key of that item with nothing after its ":", or its list of text (listAbove).
@@ -1082,19 +1131,21 @@ function itemLeftOfList(src: SourceFile, said: number, sequenceItem = false): It
   const target = list?.dash ?? keys + 2;
   const left = list === null ? `${named} on line ${String(key.line)}, which has nothing after its ":"` : `the items of the list of ${named} on line ${String(key.line)} (from line ${String(list.first)})`;
   const as = list === null ? `deeper than ${named} on line ${String(key.line)}` : `as the "-" on line ${String(list.first)}`;
-  const written = items.map((k) => `\n    ${' '.repeat(target)}${(lines[k - 1] as string).slice(column)}`).join('');
+  // Every line from the first "-" to the last item's text, moved right with the items.
+  const moved = lines.slice(first - 1, last).filter((l) => !/^\s*$/.test(l));
+  const written = moved.map((l) => `\n    ${' '.repeat(target - column)}${l}`).join('');
   const one = items.length === 1;
   const which = one ? `the list item on line ${String(n)} is` : `the list items on lines ${String(first)} to ${String(n)} are`;
   const them = one ? 'it' : 'them';
   return {
     from: Math.min(said, first),
-    to: Math.max(said, n),
+    to: Math.max(said, last),
     issue: {
       file: src.file,
       line: first,
       column: column + 1,
       message: `invalid YAML: ${which} at the column of the "-" on line ${String(owner)}, left of ${left}, so YAML reads ${them} as ${one ? 'a text item' : 'text items'} of the list on line ${String(owner)}, and cannot read line ${String(after)} after ${them}`,
-      fix: `for ${list === null ? (one ? 'an item' : 'items') : one ? 'one more item' : 'more items'} of the list of ${named}, indent ${one ? 'its' : 'their'} "-" by ${plural(target, 'space', 'spaces')} (not ${String(column)}), ${as}, so that ${one ? `line ${String(n)} reads` : `lines ${String(first)} to ${String(n)} read`}${written}`,
+      fix: `for ${list === null ? (one ? 'an item' : 'items') : one ? 'one more item' : 'more items'} of the list of ${named}, indent ${one ? 'its' : 'their'} "-" by ${plural(target, 'space', 'spaces')} (not ${String(column)}), ${as}, so that ${first === last ? `line ${String(first)} reads` : `lines ${String(first)} to ${String(last)} read`}${written}`,
     },
   };
 }
