@@ -34,6 +34,7 @@ const answers: Record<string, { status: number; body: unknown } | null> = {
   // A server's answer unquoted, with "; <word>: " in it (src/judge/http.ts writes `HTTP 500: <its message>`).
   semicolon: { status: 500, body: { error: { message: 'upstream; note: retry later' } } },
   semiscore: { status: 500, body: { error: { message: 'upstream; note: no usable score in output' } } },
+  failing: { status: 500, body: { error: { message: 'internal error' } } },
   scores: { status: 200, body: { choices: [{ message: { role: 'assistant', content: '{"rationale": "meets it", "score": 0.9}' } }] } },
 };
 
@@ -109,6 +110,8 @@ const shapes: Record<string, (string | Judge)[]> = {
   'panel: a server answer with "; note: " first': ['semicolon', 'slow', 'scores'],
   'panel: a server answer with "; note: " last': ['slow', 'semicolon', 'scores'],
   'panel: a server answer that says a kind after "; note: "': ['semiscore', 'refuses', 'scores'],
+  // Every member not reached, each with its server's answer: the one after "; note: " no more than the others.
+  'panel: a server answer with "; note: ", a 5xx and a refused key': ['semicolon', 'failing', 'refuses'],
   'panel: cut, then two timeouts': ['cut', 'slow as gw-east', 'slow as gw-west'],
   'unreachable (its TLS certificate refused)': ['untrusted'],
   'panel: TLS certificates refused': ['untrusted', 'untrusted', 'scores'],
@@ -262,15 +265,26 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
   it('a server\'s answer with "; note: " in it: no member of its own', () => {
     const first = got.get('panel: a server answer with "; note: " first') as JudgeResult;
     const reason = first.ok ? '' : first.reason;
-    expect(reason).toContain('openai semicolon: HTTP 500: upstream; note: retry later; openai slow: no answer from the judge within 250 ms');
+    expect(reason).toContain('openai semicolon: HTTP 500: "upstream; note: retry later"; openai slow: no answer from the judge within 250 ms');
     const from = reason.indexOf('): ') + 3;
-    expect(memberReasons(reason, from, 2).own).toEqual(['HTTP 500: upstream; note: retry later', 'no answer from the judge within 250 ms']);
+    expect(memberReasons(reason, from, 2).own).toEqual(['HTTP 500: "upstream; note: retry later"', 'no answer from the judge within 250 ms']);
+    // A record written before 2026-12-07 says the server's answer unquoted: still no member of its own.
+    const unquoted = reason.replace('"upstream; note: retry later"', 'upstream; note: retry later');
+    expect(memberReasons(unquoted, from, 2).own).toEqual(['HTTP 500: upstream; note: retry later', 'no answer from the judge within 250 ms']);
     const last = got.get('panel: a server answer with "; note: " last') as JudgeResult;
     const lastReason = last.ok ? '' : last.reason;
-    expect(memberReasons(lastReason, lastReason.indexOf('): ') + 3, 2).own).toEqual(['no answer from the judge within 250 ms', 'HTTP 500: upstream; note: retry later']);
+    expect(memberReasons(lastReason, lastReason.indexOf('): ') + 3, 2).own).toEqual(['no answer from the judge within 250 ms', 'HTTP 500: "upstream; note: retry later"']);
     // A fix of ours with ": " in it after "; " is its reason's, too.
     const fixed = 'panel: 2 of 3 members gave no usable score (2 usable needed): a: no connection to the judge opened within 5 ms; check judge.baseUrl: it may be down; b: HTTP 401: no';
     expect(memberReasons(fixed, fixed.indexOf('): ') + 3, 2).own).toEqual(['no connection to the judge opened within 5 ms; check judge.baseUrl: it may be down', 'HTTP 401: no']);
+    // Three members not reached, each with a server's answer, one with "; note: " in it: the last
+    // member, the refused key, is one of them (its fix given), not words of the 5xx before it.
+    const three = got.get('panel: a server answer with "; note: ", a 5xx and a refused key') as JudgeResult;
+    const threeReason = three.ok ? '' : three.reason;
+    expect(threeReason).toContain('openai semicolon: HTTP 500: "upstream; note: retry later"; openai failing: HTTP 500: internal error; openai refuses: HTTP 401: invalid api key');
+    expect(memberReasons(threeReason, threeReason.indexOf('): ') + 3, 3).own).toEqual(['HTTP 500: "upstream; note: retry later"', 'HTTP 500: internal error', 'HTTP 401: invalid api key']);
+    expect(runFixes(three)).toEqual(["the judge's endpoint failed: see its status or log, and run it again", ...runFixes(got.get('unreachable (HTTP 401)') as JudgeResult)]);
+    expect(calibrateFixes([three])).toEqual(runFixes(three).map(cliWords));
     // Its words after "; note: " say no usable score: no member answered without one, so no fix for that.
     const says = got.get('panel: a server answer that says a kind after "; note: "') as JudgeResult;
     expect(runFixes(says)).toEqual(["the judge's endpoint failed: see its status or log, and run it again", ...runFixes(got.get('unreachable (HTTP 401)') as JudgeResult)]);
