@@ -752,7 +752,9 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
     const ways = panel.members.flatMap((r) => DOWN_START.exec(r)?.[0] ?? []);
     // The first member not reached: not one that answered (without a score, an HTTP 200 with an error among them), nor one whose answer was not read, was cut, or was not asked.
     const said = panel.own.find((r) => !isNoScoreReason(r) && !UNREAD_START.test(r) && !isCutReason(r) && !r.startsWith(CALL_FAILED_WORDS));
-    const down = judgeDown(file, reason, ways.find((way) => way.startsWith('HTTP ')) ?? ways[0], panel.own, said);
+    // Its words and its fix one member's: a status's, else the first not reached's own (a connection
+    // closed, whose fix is its settings'), never its words over the fix of a deadline after it.
+    const down = judgeDown(file, reason, ways.find((way) => way.startsWith('HTTP ')) ?? said ?? ways[0], panel.own, said);
     kinds.push({ cause: down, members: `${panel.unreachable} not reached` });
     for (const [hint, way] of downWays(panel.members, file)) if (hint !== down.hint) kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: `${way.n} not reached (${way.said})` });
   }

@@ -14,7 +14,7 @@ import { createJudge, createPanelJudge } from '../../src/judge/index.js';
 import { escapeInline } from '../../src/report/escape.js';
 import { cliWords } from '../../src/report/terminal.js';
 import type { Judge, JudgeResult } from '../../src/types.js';
-import { silence, startServer, type TestServer } from '../judge/server.js';
+import { hangUp, silence, startServer, type TestServer } from '../judge/server.js';
 import { tlsFront } from '../support/proxy-server.js';
 import { calibrationOf } from './calibration.js';
 
@@ -44,7 +44,10 @@ let tls: Awaited<ReturnType<typeof tlsFront>>;
 beforeAll(async () => {
   server = await startServer([
     (res, req) => {
-      const a = answers[(req.body as { model: string }).model];
+      const model = (req.body as { model: string }).model;
+      // Closes the connection without an answer: "the connection to ... was closed without an answer (UND_ERR_SOCKET)".
+      if (model === 'hangs') return hangUp(res, req);
+      const a = answers[model];
       if (a === null || a === undefined) return silence(res, req);
       res.writeHead(a.status, { 'content-type': typeof a.body === 'string' ? 'text/html' : 'application/json' });
       res.end(typeof a.body === 'string' ? a.body : JSON.stringify(a.body));
@@ -114,12 +117,15 @@ const shapes: Record<string, (string | Judge)[]> = {
   'panel: a server answer with "; note: ", a 5xx and a refused key': ['semicolon', 'failing', 'refuses'],
   'panel: cut, then two timeouts': ['cut', 'slow as gw-east', 'slow as gw-west'],
   'unreachable (its TLS certificate refused)': ['untrusted'],
+  'unreachable (a connection closed)': ['hangs'],
+  // The first member not reached says no status nor deadline, the next a deadline: each its own fix, the cause's words the first's.
+  'panel: a connection closed, then a timeout': ['hangs', 'slow', 'scores'],
   'panel: TLS certificates refused': ['untrusted', 'untrusted', 'scores'],
   'panel: a TLS certificate refused and a refused key': ['untrusted', 'refuses', 'scores'],
 };
 
 /** The single judge's shape of each model whose fix is the same in a panel (a cut member's is the panel's own: PANEL_CUT_HINT). */
-const alone: Record<string, string> = { untrusted: 'unreachable (its TLS certificate refused)', refuses: 'unreachable (HTTP 401)', slow: 'unreachable (a timeout)', prose: 'no score (prose)', declines: 'declined', error200: 'HTTP 200 with an error', html: 'an answer not read (HTML)' };
+const alone: Record<string, string> = { hangs: 'unreachable (a connection closed)', untrusted: 'unreachable (its TLS certificate refused)', refuses: 'unreachable (HTTP 401)', slow: 'unreachable (a timeout)', prose: 'no score (prose)', declines: 'declined', error200: 'HTTP 200 with an error', html: 'an answer not read (HTML)' };
 
 async function answerOf(shape: (string | Judge)[]): Promise<JudgeResult> {
   const members = shape.map((m) => (typeof m === 'string' ? client(m) : m));
@@ -305,6 +311,16 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
       expect(cause?.what, name).toBe(`judge unreachable: ${own}`);
       expect(cause?.what).not.toContain(label);
     }
+  });
+
+  // The cause's words and its fix are the same member's: a connection closed first says its own
+  // reason and its settings' fix, and the timeout after it its own fix after that, never the timeout's fix under the first's words.
+  it("a panel's first member not reached says no status nor deadline: its words and its fix, then the deadline's", () => {
+    const answer = got.get('panel: a connection closed, then a timeout') as JudgeResult;
+    const detail = judgeOutcome(answer, 0.7).detail;
+    const cause = causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null);
+    expect(cause?.what).toMatch(/^judge unreachable: the connection to 127\.0\.0\.1:\d+ was closed without an answer \(UND_ERR_SOCKET\)$/);
+    expect(runFixes(answer)).toEqual([...runFixes(got.get('unreachable (a connection closed)') as JudgeResult), ...runFixes(got.get('unreachable (a timeout)') as JudgeResult)]);
   });
 
   it('every shape at once: each fix the runs give, printed once', () => {
