@@ -291,6 +291,12 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     expect(memberReasons(threeReason, threeReason.indexOf('): ') + 3, 3).own).toEqual(['HTTP 500: "upstream; note: retry later"', 'HTTP 500: internal error', 'HTTP 401: invalid api key']);
     expect(runFixes(three)).toEqual(["the judge's endpoint failed: see its status or log, and run it again", ...runFixes(got.get('unreachable (HTTP 401)') as JudgeResult)]);
     expect(calibrateFixes([three])).toEqual(runFixes(three).map(cliWords));
+    // Our own words in a parenthesis with "; <words>: " in them (a 429 given up on its Retry-After,
+    // src/http/retry.ts attemptsText) are that member's too, never the last member's place.
+    const given = 'panel: 3 of 3 members gave no usable score (2 usable needed): a: HTTP 429 after 1 attempt (the server\'s Retry-After asks for 3,600,000 ms, more than the 6,000 ms left of the time budget of 6,000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait): slow down; b: HTTP 500: down; c: HTTP 401: no';
+    expect(memberReasons(given, given.indexOf('): ') + 3, 3).own.map((r) => r.slice(0, 8))).toEqual(['HTTP 429', 'HTTP 500', 'HTTP 401']);
+    const givenHint = causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: `judge unreachable: ${given}` }, null)?.hint ?? '';
+    expect(givenHint).toContain(runFixes(got.get('unreachable (HTTP 401)') as JudgeResult)[0]);
     // Its words after "; note: " say no usable score: no member answered without one, so no fix for that.
     const says = got.get('panel: a server answer that says a kind after "; note: "') as JudgeResult;
     expect(runFixes(says)).toEqual(["the judge's endpoint failed: see its status or log, and run it again", ...runFixes(got.get('unreachable (HTTP 401)') as JudgeResult)]);
