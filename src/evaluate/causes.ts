@@ -752,7 +752,9 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
     const ways = panel.members.flatMap((r) => DOWN_START.exec(r)?.[0] ?? []);
     // The first member not reached: not one that answered (without a score, an HTTP 200 with an error among them), nor one whose answer was not read, was cut, or was not asked.
     const said = panel.own.find((r) => !isNoScoreReason(r) && !UNREAD_START.test(r) && !isCutReason(r) && !r.startsWith(CALL_FAILED_WORDS));
-    const down = judgeDown(file, reason, ways.find((way) => way.startsWith('HTTP ')) ?? ways[0], panel.own, said);
+    // Its words and its fix one member's: a status's, else the first not reached's own (a connection
+    // closed, whose fix is its settings'), never its words over the fix of a deadline after it.
+    const down = judgeDown(file, reason, ways.find((way) => way.startsWith('HTTP ')) ?? said ?? ways[0], panel.own, said);
     kinds.push({ cause: down, members: `${panel.unreachable} not reached` });
     for (const [hint, way] of downWays(panel.members, file)) if (hint !== down.hint) kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: `${way.n} not reached (${way.said})` });
   }
@@ -851,10 +853,11 @@ const MEMBER_LABEL = /^(?:"(?:[^"\\]|\\.)*"|[^"](?:(?!: |; ).)*): /;
  * label or a server's words that say "response is not JSON" are never read as a member's reason.
  * A "; " inside a reason starts no member unless a label and ": " follow it, and never more members
  * than the `count` the panel's reason names ("2 of 3 members"): where more places read as a label,
- * the reason's own (a server's unquoted answer "HTTP 500: upstream; note: retry later", a fix of
- * ours with ": " in it) are left to it, from the last: a "; " that begins a fix of ours (FIX_START),
- * or that follows a server's answer ("HTTP 500: ...", which runs on to the next member), then the
- * last ones. `own`: each member's reason alone, up to the "; " before the next member's label.
+ * the reason's own are left to it: first those inside a quoted text or a parenthesis of the member
+ * before them (a server's answer, quoted when it holds "; ": src/judge/http.ts, serverMessage), the
+ * earliest first; then from the last, a "; " that begins a fix of ours (FIX_START), or that follows
+ * a server's answer unquoted ("HTTP 500: ...", a record written before 2026-12-07: it runs on to
+ * the next member), then the last ones. `own`: each member's reason alone, up to the "; " before the next member's label.
  */
 export function memberReasons(reason: string, from: number, count = Infinity): { members: string[]; own: string[] } {
   const starts = [from];
@@ -867,7 +870,18 @@ export function memberReasons(reason: string, from: number, count = Infinity): {
     const m = spans[k] as { start: number; at: number };
     return FIX_START.test(reason.slice(m.start - 2, m.at)) || SERVER_ANSWER.test(reason.slice((spans[k - 1] as { at: number }).at, m.start));
   };
-  // The last place that is a reason's own, again after each (a server's answer runs on over those left to it).
+  // First the places inside a quoted text or a parenthesis of the member before them (a server's
+  // answer quoted, `HTTP 500: "upstream; note: ..."`; `(...; given up ...: ...)`), the earliest first:
+  // past one a clipped detail left open, every later place reads as inside it.
+  let anchor = spans[0]?.at ?? from;
+  const nested = spans.filter((m, k) => {
+    if (k === 0) return false;
+    const inside = !atTopLevel(reason.slice(anchor, m.start), m.start - 2 - anchor);
+    if (!inside) anchor = m.at;
+    return inside;
+  });
+  for (const m of nested.slice(0, Math.max(0, spans.length - count))) spans.splice(spans.indexOf(m), 1);
+  // Then the last place that is a reason's own, again after each (a server's answer runs on over those left to it).
   let k = spans.length - 1;
   while (spans.length > count && k > 0) {
     if (inReason(k)) {

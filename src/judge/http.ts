@@ -23,7 +23,8 @@ import { heldAttempt, type AdaptiveLimiter, type Held, type Pace } from '../http
 import { advertisedPace, spentQuota, type Spent } from '../http/ratelimit-policy.js';
 import { baseUrlSetting, STREAMED } from '../judge-url-setting.js';
 import { snippet } from './parse.js';
-import { thousands } from '../words.js';
+import { shownJson, thousands } from '../words.js';
+import { atTopLevel } from '../assertions/format.js';
 
 /**
  * A failure keeps the HTTP status and the start of the body when the server answered, so that the
@@ -87,6 +88,16 @@ type Attempt =
    * tunnel through a proxy had got; `status`: the answer's headers had come, and its body had not ended.
    */
   | { kind: 'timeout'; connecting?: boolean; step?: TunnelStep | null; status?: number };
+
+/**
+ * A server's error message as a reason quotes it after its status (`HTTP 500: <its message>`): as it
+ * is, or quoted (JSON) when it holds "; ", begins with a quote, or leaves a parenthesis or a quote
+ * open, so that a panel's reason, which puts "; " and the next member's label after it, never reads
+ * its words as a member's (src/evaluate/causes.ts, memberReasons), as a member's label is quoted (memberLabel).
+ */
+function serverMessage(message: string): string {
+  return message.includes('; ') || message.startsWith('"') || !atTopLevel(`${message}; `, message.length) ? shownJson(message) : message;
+}
 
 /** The provider's own error message, when the body carries one (`{error: {message}}`). */
 function errorMessage(text: string): string | null {
@@ -267,7 +278,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     const retryAfterMs = askedRetryAfterOf(res.headers, opts.clock.now());
     const rateLimited = res.statusCode === 429 && rateLimitOf(res.headers, retryAfterMs);
     const spent = res.statusCode === 429 ? spentQuota(res.headers, opts.clock.now()) : null;
-    return { kind: 'http', status: res.statusCode, message: message ? oneLine(message, 120) : null, body: oneLine(text, 1000), retryAfterMs, rateLimited, advertised: rateLimited ? advertisedPace(res.headers) : null, spent };
+    return { kind: 'http', status: res.statusCode, message: message ? serverMessage(oneLine(message, 120)) : null, body: oneLine(text, 1000), retryAfterMs, rateLimited, advertised: rateLimited ? advertisedPace(res.headers) : null, spent };
   } catch (err) {
     // A body that stopped after the headers (undici's wait between its bytes is timeoutMs too) is
     // said as the answer that did not end, not as no answer (docs/troubleshooting.md, "Not evaluated").

@@ -441,10 +441,11 @@ function personaLines(v: ScriptView, style: { mark: string; colour: Colour }, in
   // Who ended a scripted conversation, in the comment's words (persona.ts, scriptEndedWords), and what it left unsent.
   const ended = scriptEndedWords(p);
   const unsent = ended === null ? '' : ` · ended: ${ended}${p.unsent.length > 0 ? `, ${thousands(p.unsent.length)} not sent` : ''}`;
+  // In the CLI's words, as its checks' lines say it (a simulator's fix names --judge-url, not the Action's input).
   const fault = p.errored ? null : faultLine(p.simulation);
   const said = own === undefined ? p.error : (own.text ?? own.long);
   const error = said ? cliWordsOf(said, o.file) : said;
-  const detail = p.errored ? (error ? `${terminalLine(clipKeepingFix(error, 300))} · ${checks}` : checks) : fault !== null ? `${terminalLine(clipDetail(fault, 300))} · ${checks}` : `${checks}${unsent}`;
+  const detail = p.errored ? (error ? `${terminalLine(clipKeepingFix(error, 300))} · ${checks}` : checks) : fault !== null ? `${terminalLine(clipDetail(cliWordsOf(fault, o.file), 300))} · ${checks}` : `${checks}${unsent}`;
   const head = `${indent}${style.mark} ${SCRIPT_MARK_WORDS} ${terminalLine(v.label)} · ${terminalLine(cliWordsOf(v.status.join(' · '), o.file))} · ${terminalLine(v.file)}:${v.line}${ownSuffix(own)}`;
   const lines = [paint(style.colour, fit(head)), fit(`${indent}    ${terminalLine(detail)}`)];
   // The calls the turn it stopped on had begun when its stream was cut short, as a fixture's (docs/presets.md, "Streamed replies").

@@ -14,7 +14,7 @@ import { createJudge, createPanelJudge } from '../../src/judge/index.js';
 import { escapeInline } from '../../src/report/escape.js';
 import { cliWords } from '../../src/report/terminal.js';
 import type { Judge, JudgeResult } from '../../src/types.js';
-import { silence, startServer, type TestServer } from '../judge/server.js';
+import { hangUp, silence, startServer, type TestServer } from '../judge/server.js';
 import { tlsFront } from '../support/proxy-server.js';
 import { calibrationOf } from './calibration.js';
 
@@ -34,6 +34,7 @@ const answers: Record<string, { status: number; body: unknown } | null> = {
   // A server's answer unquoted, with "; <word>: " in it (src/judge/http.ts writes `HTTP 500: <its message>`).
   semicolon: { status: 500, body: { error: { message: 'upstream; note: retry later' } } },
   semiscore: { status: 500, body: { error: { message: 'upstream; note: no usable score in output' } } },
+  failing: { status: 500, body: { error: { message: 'internal error' } } },
   scores: { status: 200, body: { choices: [{ message: { role: 'assistant', content: '{"rationale": "meets it", "score": 0.9}' } }] } },
 };
 
@@ -43,7 +44,10 @@ let tls: Awaited<ReturnType<typeof tlsFront>>;
 beforeAll(async () => {
   server = await startServer([
     (res, req) => {
-      const a = answers[(req.body as { model: string }).model];
+      const model = (req.body as { model: string }).model;
+      // Closes the connection without an answer: "the connection to ... was closed without an answer (UND_ERR_SOCKET)".
+      if (model === 'hangs') return hangUp(res, req);
+      const a = answers[model];
       if (a === null || a === undefined) return silence(res, req);
       res.writeHead(a.status, { 'content-type': typeof a.body === 'string' ? 'text/html' : 'application/json' });
       res.end(typeof a.body === 'string' ? a.body : JSON.stringify(a.body));
@@ -109,14 +113,19 @@ const shapes: Record<string, (string | Judge)[]> = {
   'panel: a server answer with "; note: " first': ['semicolon', 'slow', 'scores'],
   'panel: a server answer with "; note: " last': ['slow', 'semicolon', 'scores'],
   'panel: a server answer that says a kind after "; note: "': ['semiscore', 'refuses', 'scores'],
+  // Every member not reached, each with its server's answer: the one after "; note: " no more than the others.
+  'panel: a server answer with "; note: ", a 5xx and a refused key': ['semicolon', 'failing', 'refuses'],
   'panel: cut, then two timeouts': ['cut', 'slow as gw-east', 'slow as gw-west'],
   'unreachable (its TLS certificate refused)': ['untrusted'],
+  'unreachable (a connection closed)': ['hangs'],
+  // The first member not reached says no status nor deadline, the next a deadline: each its own fix, the cause's words the first's.
+  'panel: a connection closed, then a timeout': ['hangs', 'slow', 'scores'],
   'panel: TLS certificates refused': ['untrusted', 'untrusted', 'scores'],
   'panel: a TLS certificate refused and a refused key': ['untrusted', 'refuses', 'scores'],
 };
 
 /** The single judge's shape of each model whose fix is the same in a panel (a cut member's is the panel's own: PANEL_CUT_HINT). */
-const alone: Record<string, string> = { untrusted: 'unreachable (its TLS certificate refused)', refuses: 'unreachable (HTTP 401)', slow: 'unreachable (a timeout)', prose: 'no score (prose)', declines: 'declined', error200: 'HTTP 200 with an error', html: 'an answer not read (HTML)' };
+const alone: Record<string, string> = { hangs: 'unreachable (a connection closed)', untrusted: 'unreachable (its TLS certificate refused)', refuses: 'unreachable (HTTP 401)', slow: 'unreachable (a timeout)', prose: 'no score (prose)', declines: 'declined', error200: 'HTTP 200 with an error', html: 'an answer not read (HTML)' };
 
 async function answerOf(shape: (string | Judge)[]): Promise<JudgeResult> {
   const members = shape.map((m) => (typeof m === 'string' ? client(m) : m));
@@ -262,15 +271,32 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
   it('a server\'s answer with "; note: " in it: no member of its own', () => {
     const first = got.get('panel: a server answer with "; note: " first') as JudgeResult;
     const reason = first.ok ? '' : first.reason;
-    expect(reason).toContain('openai semicolon: HTTP 500: upstream; note: retry later; openai slow: no answer from the judge within 250 ms');
+    expect(reason).toContain('openai semicolon: HTTP 500: "upstream; note: retry later"; openai slow: no answer from the judge within 250 ms');
     const from = reason.indexOf('): ') + 3;
-    expect(memberReasons(reason, from, 2).own).toEqual(['HTTP 500: upstream; note: retry later', 'no answer from the judge within 250 ms']);
+    expect(memberReasons(reason, from, 2).own).toEqual(['HTTP 500: "upstream; note: retry later"', 'no answer from the judge within 250 ms']);
+    // A record written before 2026-12-07 says the server's answer unquoted: still no member of its own.
+    const unquoted = reason.replace('"upstream; note: retry later"', 'upstream; note: retry later');
+    expect(memberReasons(unquoted, from, 2).own).toEqual(['HTTP 500: upstream; note: retry later', 'no answer from the judge within 250 ms']);
     const last = got.get('panel: a server answer with "; note: " last') as JudgeResult;
     const lastReason = last.ok ? '' : last.reason;
-    expect(memberReasons(lastReason, lastReason.indexOf('): ') + 3, 2).own).toEqual(['no answer from the judge within 250 ms', 'HTTP 500: upstream; note: retry later']);
+    expect(memberReasons(lastReason, lastReason.indexOf('): ') + 3, 2).own).toEqual(['no answer from the judge within 250 ms', 'HTTP 500: "upstream; note: retry later"']);
     // A fix of ours with ": " in it after "; " is its reason's, too.
     const fixed = 'panel: 2 of 3 members gave no usable score (2 usable needed): a: no connection to the judge opened within 5 ms; check judge.baseUrl: it may be down; b: HTTP 401: no';
     expect(memberReasons(fixed, fixed.indexOf('): ') + 3, 2).own).toEqual(['no connection to the judge opened within 5 ms; check judge.baseUrl: it may be down', 'HTTP 401: no']);
+    // Three members not reached, each with a server's answer, one with "; note: " in it: the last
+    // member, the refused key, is one of them (its fix given), not words of the 5xx before it.
+    const three = got.get('panel: a server answer with "; note: ", a 5xx and a refused key') as JudgeResult;
+    const threeReason = three.ok ? '' : three.reason;
+    expect(threeReason).toContain('openai semicolon: HTTP 500: "upstream; note: retry later"; openai failing: HTTP 500: internal error; openai refuses: HTTP 401: invalid api key');
+    expect(memberReasons(threeReason, threeReason.indexOf('): ') + 3, 3).own).toEqual(['HTTP 500: "upstream; note: retry later"', 'HTTP 500: internal error', 'HTTP 401: invalid api key']);
+    expect(runFixes(three)).toEqual(["the judge's endpoint failed: see its status or log, and run it again", ...runFixes(got.get('unreachable (HTTP 401)') as JudgeResult)]);
+    expect(calibrateFixes([three])).toEqual(runFixes(three).map(cliWords));
+    // Our own words in a parenthesis with "; <words>: " in them (a 429 given up on its Retry-After,
+    // src/http/retry.ts attemptsText) are that member's too, never the last member's place.
+    const given = 'panel: 3 of 3 members gave no usable score (2 usable needed): a: HTTP 429 after 1 attempt (the server\'s Retry-After asks for 3,600,000 ms, more than the 6,000 ms left of the time budget of 6,000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait): slow down; b: HTTP 500: down; c: HTTP 401: no';
+    expect(memberReasons(given, given.indexOf('): ') + 3, 3).own.map((r) => r.slice(0, 8))).toEqual(['HTTP 429', 'HTTP 500', 'HTTP 401']);
+    const givenHint = causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: `judge unreachable: ${given}` }, null)?.hint ?? '';
+    expect(givenHint).toContain(runFixes(got.get('unreachable (HTTP 401)') as JudgeResult)[0]);
     // Its words after "; note: " say no usable score: no member answered without one, so no fix for that.
     const says = got.get('panel: a server answer that says a kind after "; note: "') as JudgeResult;
     expect(runFixes(says)).toEqual(["the judge's endpoint failed: see its status or log, and run it again", ...runFixes(got.get('unreachable (HTTP 401)') as JudgeResult)]);
@@ -291,6 +317,16 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
       expect(cause?.what, name).toBe(`judge unreachable: ${own}`);
       expect(cause?.what).not.toContain(label);
     }
+  });
+
+  // The cause's words and its fix are the same member's: a connection closed first says its own
+  // reason and its settings' fix, and the timeout after it its own fix after that, never the timeout's fix under the first's words.
+  it("a panel's first member not reached says no status nor deadline: its words and its fix, then the deadline's", () => {
+    const answer = got.get('panel: a connection closed, then a timeout') as JudgeResult;
+    const detail = judgeOutcome(answer, 0.7).detail;
+    const cause = causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null);
+    expect(cause?.what).toMatch(/^judge unreachable: the connection to 127\.0\.0\.1:\d+ was closed without an answer \(UND_ERR_SOCKET\)$/);
+    expect(runFixes(answer)).toEqual([...runFixes(got.get('unreachable (a connection closed)') as JudgeResult), ...runFixes(got.get('unreachable (a timeout)') as JudgeResult)]);
   });
 
   it('every shape at once: each fix the runs give, printed once', () => {

@@ -143,7 +143,7 @@ describe("postJson: a server's \"; see\" after a parenthesis of ours is the serv
     const r = await postJson(options(url, () => ({ model: 'm' })));
     const reason = r.ok === false ? r.reason : '';
     expect(reason).toBe(
-      "HTTP 503 after 1 attempt (the server's Retry-After asks for 3,600,000 ms, more than the 6,000 ms left of the time budget of 6,000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait): Service overloaded; see https://status.example.com for updates",
+      "HTTP 503 after 1 attempt (the server's Retry-After asks for 3,600,000 ms, more than the 6,000 ms left of the time budget of 6,000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait): \"Service overloaded; see https://status.example.com for updates\"",
     );
     // The "; " inside our parenthesis hid where the server's message begins: its "; see" was taken for
     // our fix, and the detail read "...cover the wait): Service overloaded", whole to the eye, the rest dropped.

@@ -4,6 +4,7 @@
 // is accepted with the product's own acceptance rule and written with its own serializer.
 
 import { mkdir, mkdtemp, readFile, rename, writeFile } from 'node:fs/promises';
+import { createServer as createNet, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -400,6 +401,20 @@ describe('simulated users: faults', () => {
     expect(p.errored).toBe(false);
     expect(p.verdict).toBe('not_evaluated');
     expect(p.simulation?.fault).toMatch(/^simulator unreachable: connection refused/);
+  });
+
+  // The script's fault line says its fix in the CLI's words on the terminal, as its checks' lines and its cause do.
+  it("something other than HTTP at the simulator's port: the terminal's fault line names --judge-url, never the Action's input", async () => {
+    const agent = await agentServer({});
+    const other = createNet((c) => c.on('data', () => c.end('garbage here\r\n\r\n')));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    servers.push({ close: () => new Promise<void>((resolve) => other.close(() => resolve())) });
+    const record = await ran(await project(agent.url, `http://127.0.0.1:${(other.address() as AddressInfo).port}/v1`));
+    expect(only(record).simulation?.fault).toContain('check the port in simulator.baseUrl (else judge-base-url (judge.baseUrl))');
+    const terminal = renderTerminal(record, { color: false });
+    expect(terminal).toContain('    simulator gave no usable answer: the simulator at 127.0.0.1:');
+    expect(terminal).toContain('check the port in simulator.baseUrl (else --judge-url (judge.baseUrl)) · ');
+    expect(terminal).not.toContain('judge-base-url');
   });
 
   it('no simulator configured, and the agent diverges from the baseline: not evaluated, "no simulator configured", and the fix is to add one, not to check it', async () => {
