@@ -6,7 +6,7 @@
 
 import { JUDGE_PROVIDERS } from '../types.js';
 import type { DriftVerdict, ErrorKind, Estimate, FailOnCondition, FixtureRecord, PersonaErrorKind, ItemStats, PersonaRecord, RemovedBaseline, RunRecord, Tallies, Tier } from '../types.js';
-import { causeLine, causeOf, changesOf, isReworded, decideAcceptance, decidePersonaAcceptance, isScript, asAccepted, offenderText, tallyOf, verificationOf, type CauseGroup, type Change, type GateResult, type ItemKind, type Verification } from '../evaluate/index.js';
+import { causeLine, changesOf, isReworded, decideAcceptance, decidePersonaAcceptance, isScript, asAccepted, offenderText, tallyOf, verificationGrouped, type CauseGroup, type Change, type GateResult, type ItemKind, type Verification } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
 import { runRateParts, runRateSaysSomething, tierCountsText, tierWords, tooFewOfRun, type RunRateParts, type TooFew } from './rates.js';
 import { capitalized, plural, thousands, turnWords } from '../words.js';
@@ -207,14 +207,12 @@ export function buildModel(run: RunRecord): ReportModel {
     if (!isPersona(item) && !item.errored && item.assertion === null) probes++;
     if (item.repeat?.flaky === true) flaky.push(item);
   }
-  const verification = verificationOf({ ...run, personas });
-  // Errored and not evaluated items are listed under their cause, largest cause first.
-  const endpoint = run.agent.endpoint ?? null;
-  const groups = new Map(verification.causes.map((g) => [g.key, g]));
+  // Errored and not evaluated items are listed under their cause, largest cause first: the group
+  // the verification decided each into (causeGroups), never decided a second time here.
+  const { verification, groupOf } = verificationGrouped({ ...run, personas });
   const causes = new Map<Item, CauseGroup>();
   for (const item of [...sections.not_evaluated, ...sections.errored]) {
-    const key = causeOf(item, endpoint)?.key;
-    const group = key === undefined ? undefined : groups.get(key);
+    const group = groupOf.get(item);
     if (group) causes.set(item, group);
   }
   const rank = new Map(verification.causes.map((g, i) => [g, i]));
