@@ -162,18 +162,24 @@ export function rateMoved(item: Item): boolean {
  * transcript, route, slower) or it passes now.
  */
 export function sectionOf(f: Item): SectionKey {
-  return sectionFrom(f, changesOf(f));
+  return sectionFrom(f);
 }
 
-function sectionFrom(f: Item, changes: readonly Change[]): SectionKey {
+/** sectionOf; `known`: the item's changes, when its view has them already. */
+function sectionFrom(f: Item, known?: readonly Change[]): SectionKey {
   const d = f.errored ? null : f.drift;
   if (d?.verdict === 'newly_failing') return 'newly_failing';
   if (d?.verdict === 'still_failing') return 'still_failing';
   // A pass rate that moved against the baseline's attempts is a change (docs/statistics.md, "In the reports").
   if (d && rateMoved(f)) return 'changed';
-  // Reworded: the replies differ only in wording (evaluate/changes.ts isReworded, docs/meaning.md).
-  if (d && changes.length > 0 && isReworded(f, changes)) return 'reworded';
-  if (d && (d.verdict === 'newly_passing' || changes.length > 0)) return 'changed';
+  if (d) {
+    // The changes read only where they decide the section: a failing or errored item's are not
+    // (buildModel asks every item of a run; docs/performance.md).
+    const changes = known ?? changesOf(f);
+    // Reworded: the replies differ only in wording (evaluate/changes.ts isReworded, docs/meaning.md).
+    if (changes.length > 0 && isReworded(f, changes)) return 'reworded';
+    if (d.verdict === 'newly_passing' || changes.length > 0) return 'changed';
+  }
   if (d?.verdict === 'no_baseline') return 'new';
   if (!f.errored && (f.verdict === 'not_evaluated' || f.verdict === null)) return 'not_evaluated';
   if (f.errored) return 'errored';
