@@ -1256,7 +1256,19 @@ export function spansInRun(items: readonly CauseItem[]): boolean {
 
 /** Unverified items grouped by cause, largest group first (ties: first seen first). */
 export function groupCauses(items: readonly CauseItem[], endpoint: string | null, file: string = NEW_CONFIG_NAME): CauseGroup[] {
+  return causeGroups(items, endpoint, file).groups;
+}
+
+/** The groups of groupCauses, and the one each unverified item went into: the cause decided once per item, which the reports list it under (src/report/model.ts). */
+export interface CauseGroups {
+  groups: CauseGroup[];
+  of: ReadonlyMap<CauseItem, CauseGroup>;
+}
+
+/** groupCauses, with the group of each item it grouped. */
+export function causeGroups(items: readonly CauseItem[], endpoint: string | null, file: string = NEW_CONFIG_NAME): CauseGroups {
   const groups = new Map<string, CauseGroup>();
+  const of = new Map<CauseItem, CauseGroup>();
   // Read over every item, and only once an item has a cause: a verified run (every item has a pass
   // or fail verdict, causeOf's null) reads none of it (docs/performance.md).
   let evidence: RunEvidence | null = null;
@@ -1265,11 +1277,12 @@ export function groupCauses(items: readonly CauseItem[], endpoint: string | null
     evidence ??= runEvidence(items);
     const cause = causeOf(item, endpoint, evidence.answered, evidence.spansCame, evidence.models, file);
     if (cause === null) continue;
-    const group = groups.get(cause.key);
+    let group = groups.get(cause.key);
     if (group) group.labels.push(item.label);
-    else groups.set(cause.key, { ...cause, labels: [item.label] });
+    else groups.set(cause.key, (group = { ...cause, labels: [item.label] }));
+    of.set(item, group);
   }
-  return [...groups.values()].sort((a, b) => b.labels.length - a.labels.length);
+  return { groups: [...groups.values()].sort((a, b) => b.labels.length - a.labels.length), of };
 }
 
 /** "all 5: HTTP 404 from https://host/api/chat: check agent-path or agent.url" ("3 of 5: ..."). */

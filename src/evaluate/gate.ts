@@ -2,7 +2,7 @@
 // (docs/semantics.md#the-gate). Pure.
 
 import type { FailOnCondition, FixtureRecord, PersonaRecord, RunRecord } from '../types.js';
-import { causeLine, groupCauses, type CauseGroup, type CauseItem } from './causes.js';
+import { causeGroups, causeLine, type CauseGroup, type CauseGroups, type CauseItem } from './causes.js';
 import { meetsChange } from './changes.js';
 import { incompleteText } from './shard.js';
 import { nearestName } from '../suite/issues.js';
@@ -68,6 +68,11 @@ export interface Verification {
 export type VerifiedRun = { fixtures: readonly GateItem[]; personas?: readonly GateItem[] } & Partial<Pick<RunRecord, 'interrupted' | 'incomplete' | 'agent' | 'configName'>>;
 
 export function verificationOf(run: VerifiedRun, options: { allowIncomplete?: boolean } = {}): Verification {
+  return verificationGrouped(run, options).verification;
+}
+
+/** verificationOf, with the cause group each unverified item went into (causeGroups): the reports list each item under it, decided once. */
+export function verificationGrouped(run: VerifiedRun, options: { allowIncomplete?: boolean } = {}): { verification: Verification; groupOf: CauseGroups['of'] } {
   const items: readonly CauseItem[] = [...run.fixtures, ...(Array.isArray(run.personas) ? run.personas : [])];
   let errored = 0;
   let notEvaluated = 0;
@@ -77,8 +82,8 @@ export function verificationOf(run: VerifiedRun, options: { allowIncomplete?: bo
   }
   const interrupted = run.interrupted === true;
   const incomplete = run.incomplete != null && options.allowIncomplete !== true;
-  const causes = groupCauses(items, run.agent?.endpoint ?? null, run.configName);
-  return { verified: errored + notEvaluated === 0 && !interrupted && !incomplete, errored, notEvaluated, interrupted, incomplete, causes };
+  const causes = causeGroups(items, run.agent?.endpoint ?? null, run.configName);
+  return { verification: { verified: errored + notEvaluated === 0 && !interrupted && !incomplete, errored, notEvaluated, interrupted, incomplete, causes: causes.groups }, groupOf: causes.of };
 }
 
 /** "5 errored", "2 errored, 1 not evaluated", "interrupted", "an incomplete merge". */

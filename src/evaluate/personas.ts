@@ -415,6 +415,32 @@ export function firstDifferentTurn(turns: readonly Turn[], baseline: PersonaBase
 
 export const REFUSE_PERSONA_ERRORED = 'errored: the run did not complete';
 
+/** Why a script's run cannot be accepted as it is, or the agreement of its attempts (their turns' variants) when it can. */
+function personaAcceptable(record: PersonaRecord): { reason: string } | { agreement: { variants: string[][] } | null; verdict: 'pass' | 'fail' } {
+  if (record.errored) return { reason: REFUSE_PERSONA_ERRORED };
+  // A repeated script whose attempts' transcripts differ in meaning (or, with no meaning recorded, in any way) has no one transcript to accept.
+  const agreement = record.attempts !== undefined ? personaAttemptsAgree(record.turns, record.attempts) : null;
+  if (agreement?.kind === 'refuse') return { reason: agreement.reason };
+  if (record.verdict !== 'pass' && record.verdict !== 'fail') return { reason: 'not evaluated: run it again' };
+  return { agreement, verdict: record.verdict };
+}
+
+/** The stored transcript's messages, replies and routes, turn by turn, are the run's (variants aside). */
+function sameTurnsStored(current: PersonaBaseline, turns: PersonaRecord['turns']): boolean {
+  return current.transcript.length === turns.length && current.transcript.every((t, i) => t.message === turns[i]?.message && t.reply === turns[i]?.reply && sameRoute(t.route, turns[i]?.route ?? null));
+}
+
+/**
+ * decidePersonaAcceptance's kind alone, for counting (the run's next step, src/report/to-accept.ts),
+ * as acceptanceKind is a fixture's: a script with no baseline, or whose transcript is not its
+ * baseline's, that can be accepted is accepted whatever it replied (only the same transcript can
+ * leave a baseline unchanged), so its turns' variants and the baseline it would write are not built.
+ */
+export function personaAcceptanceKind(record: PersonaRecord, commit: string | null): PersonaAcceptDecision['kind'] {
+  if (record.baseline !== null && sameTurnsStored(record.baseline, record.turns)) return decidePersonaAcceptance(record, '', commit).kind;
+  return 'reason' in personaAcceptable(record) ? 'refuse' : 'accept';
+}
+
 export type PersonaAcceptDecision = { kind: 'accept'; baseline: PersonaBaseline } | { kind: 'unchanged' } | { kind: 'refuse'; reason: string };
 
 /**
@@ -424,12 +450,10 @@ export type PersonaAcceptDecision = { kind: 'accept'; baseline: PersonaBaseline 
  * the other attempts' replies as variants (docs/meaning.md, "Repeats").
  */
 export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: string, commit: string | null, current: PersonaBaseline | null = record.baseline): PersonaAcceptDecision {
-  if (record.errored) return { kind: 'refuse', reason: REFUSE_PERSONA_ERRORED };
-  // A repeated script whose attempts' transcripts differ in meaning (or, with no meaning recorded, in any way) has no one transcript to accept.
-  const agreement = record.attempts !== undefined ? personaAttemptsAgree(record.turns, record.attempts) : null;
-  if (agreement?.kind === 'refuse') return { kind: 'refuse', reason: agreement.reason };
-  if (record.verdict !== 'pass' && record.verdict !== 'fail') return { kind: 'refuse', reason: 'not evaluated: run it again' };
-  const carried = carriedTurnVariants(current, record.baseline, { verdict: record.verdict, turns: record.turns });
+  const checked = personaAcceptable(record);
+  if ('reason' in checked) return { kind: 'refuse', reason: checked.reason };
+  const { agreement, verdict } = checked;
+  const carried = carriedTurnVariants(current, record.baseline, { verdict, turns: record.turns });
   // A repeated script keeps its median attempt's turn times, beside its median latency (docs/traces.md, "Slower").
   const timed = medianAttempt(record.attempts)?.turns ?? record.turns;
   const transcript = record.turns.map((t, i) => ({
@@ -446,18 +470,14 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
   const simulation = record.simulation !== undefined ? storedSimulation(record.simulation, record.persona) : null;
   const endedBy = scriptedEnding(record);
   const judge = personaBaselineJudgeOf(record);
-  // The stored transcript's messages, replies and routes, turn by turn (variants aside).
-  const sameTranscript =
-    current !== null &&
-    current.transcript.length === transcript.length &&
-    current.transcript.every((t, i) => t.message === transcript[i]?.message && t.reply === transcript[i]?.reply && sameRoute(t.route, transcript[i]?.route ?? null));
+  const sameTranscript = current !== null && sameTurnsStored(current, record.turns);
   if (
     current !== null &&
     // A slower script is rewritten: accepting it accepts its new latency (docs/latency.md).
     !rewritesBaseline(record) &&
     (judge === null || current.judge === undefined || samePersonaJudge(current.judge, judge)) &&
-    current.verdict === record.verdict &&
-    storedAttemptsStand(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats }) &&
+    current.verdict === verdict &&
+    storedAttemptsStand(current, { verdict, repeat: record.repeat, stats: record.stats }) &&
     current.outcome === record.outcome &&
     current.visited.length === record.visited.length &&
     current.visited.every((v, i) => v === record.visited[i]) &&
@@ -476,7 +496,7 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
   // The same transcript, or one that only changed wording against the stored one, keeps its tally
   // and its tokens, whatever else rewrites the file (docs/statistics.md, "A baseline's attempts").
   const sameMeasurement = current !== null && (sameTranscript || (sameTurns(record.baseline?.transcript ?? null, current.transcript) && isRewordedApartFromLatency(record)));
-  const tally = attemptsToWrite(current, { verdict: record.verdict, repeat: record.repeat, stats: record.stats, perAttempt: usagePerAttempt(record) }, sameMeasurement);
+  const tally = attemptsToWrite(current, { verdict, repeat: record.repeat, stats: record.stats, perAttempt: usagePerAttempt(record) }, sameMeasurement);
   return {
     kind: 'accept',
     baseline: {
@@ -487,7 +507,7 @@ export function decidePersonaAcceptance(record: PersonaRecord, acceptedAt: strin
       ...(simulation !== null ? { simulation } : {}),
       visited: [...record.visited],
       outcome: record.outcome,
-      verdict: record.verdict,
+      verdict,
       ...attemptsOnly(tally),
       ...(judge !== null ? { judge } : {}),
       ...baselineLatency(record),

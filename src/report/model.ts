@@ -6,7 +6,7 @@
 
 import { JUDGE_PROVIDERS } from '../types.js';
 import type { DriftVerdict, ErrorKind, Estimate, FailOnCondition, FixtureRecord, PersonaErrorKind, ItemStats, PersonaRecord, RemovedBaseline, RunRecord, Tallies, Tier } from '../types.js';
-import { causeLine, causeOf, changesOf, isReworded, decideAcceptance, decidePersonaAcceptance, isScript, asAccepted, offenderText, tallyOf, verificationOf, type CauseGroup, type Change, type GateResult, type ItemKind, type Verification } from '../evaluate/index.js';
+import { causeLine, changesOf, isReworded, decideAcceptance, decidePersonaAcceptance, isScript, asAccepted, offenderText, tallyOf, verificationGrouped, type CauseGroup, type Change, type GateResult, type ItemKind, type Verification } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
 import { runRateParts, runRateSaysSomething, tierCountsText, tierWords, tooFewOfRun, type RunRateParts, type TooFew } from './rates.js';
 import { capitalized, plural, thousands, turnWords } from '../words.js';
@@ -162,18 +162,24 @@ export function rateMoved(item: Item): boolean {
  * transcript, route, slower) or it passes now.
  */
 export function sectionOf(f: Item): SectionKey {
-  return sectionFrom(f, changesOf(f));
+  return sectionFrom(f);
 }
 
-function sectionFrom(f: Item, changes: readonly Change[]): SectionKey {
+/** sectionOf; `known`: the item's changes, when its view has them already. */
+function sectionFrom(f: Item, known?: readonly Change[]): SectionKey {
   const d = f.errored ? null : f.drift;
   if (d?.verdict === 'newly_failing') return 'newly_failing';
   if (d?.verdict === 'still_failing') return 'still_failing';
   // A pass rate that moved against the baseline's attempts is a change (docs/statistics.md, "In the reports").
   if (d && rateMoved(f)) return 'changed';
-  // Reworded: the replies differ only in wording (evaluate/changes.ts isReworded, docs/meaning.md).
-  if (d && changes.length > 0 && isReworded(f, changes)) return 'reworded';
-  if (d && (d.verdict === 'newly_passing' || changes.length > 0)) return 'changed';
+  if (d) {
+    // The changes read only where they decide the section: a failing or errored item's are not
+    // (buildModel asks every item of a run; docs/performance.md).
+    const changes = known ?? changesOf(f);
+    // Reworded: the replies differ only in wording (evaluate/changes.ts isReworded, docs/meaning.md).
+    if (changes.length > 0 && isReworded(f, changes)) return 'reworded';
+    if (d.verdict === 'newly_passing' || changes.length > 0) return 'changed';
+  }
   if (d?.verdict === 'no_baseline') return 'new';
   if (!f.errored && (f.verdict === 'not_evaluated' || f.verdict === null)) return 'not_evaluated';
   if (f.errored) return 'errored';
@@ -207,14 +213,12 @@ export function buildModel(run: RunRecord): ReportModel {
     if (!isPersona(item) && !item.errored && item.assertion === null) probes++;
     if (item.repeat?.flaky === true) flaky.push(item);
   }
-  const verification = verificationOf({ ...run, personas });
-  // Errored and not evaluated items are listed under their cause, largest cause first.
-  const endpoint = run.agent.endpoint ?? null;
-  const groups = new Map(verification.causes.map((g) => [g.key, g]));
+  // Errored and not evaluated items are listed under their cause, largest cause first: the group
+  // the verification decided each into (causeGroups), never decided a second time here.
+  const { verification, groupOf } = verificationGrouped({ ...run, personas });
   const causes = new Map<Item, CauseGroup>();
   for (const item of [...sections.not_evaluated, ...sections.errored]) {
-    const key = causeOf(item, endpoint)?.key;
-    const group = key === undefined ? undefined : groups.get(key);
+    const group = groupOf.get(item);
     if (group) causes.set(item, group);
   }
   const rank = new Map(verification.causes.map((g, i) => [g, i]));

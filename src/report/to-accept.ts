@@ -2,7 +2,7 @@
 // command does"): kept apart from the report's layout so that the terminal's next step after a run
 // loads no more than the terminal summary does.
 
-import { acceptanceKind, changesOf, decidePersonaAcceptance, type Change } from '../evaluate/index.js';
+import { acceptanceKind, changesOf, personaAcceptanceKind, type Change } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import { buildModel, personasOf, rateMoved, viewOf, type Item, type ReportModel } from './model.js';
 
@@ -33,7 +33,7 @@ export function resultsToAccept(model: ReportModel, acceptable: ReadonlyMap<Item
  * report's "To accept" line counts them, an item only slower left out: the terminal's next step
  * after a run (docs/cli.md, "What each command does"). Counted item by item on the terminal summary's
  * `model` (no second one), no decided baseline kept: a large run's peak memory stays its summary's; a
- * new fixture's baseline is not even built (acceptanceKind).
+ * new item's baseline is not even built (acceptanceKind, personaAcceptanceKind).
  */
 export function newResultsToAccept(run: RunRecord, model: ReportModel = buildModel(run)): number {
   const skip = new Set<Item>([...model.sections.reworded, ...model.sections.unchanged]);
@@ -43,6 +43,6 @@ export function newResultsToAccept(run: RunRecord, model: ReportModel = buildMod
   const slower = (item: Item): boolean => changed.has(item) && slowerOnly(item, changesOf(item));
   let n = 0;
   for (const f of run.fixtures) if (!skip.has(f) && !slower(f) && acceptanceKind(f, run.commit) === 'accept') n += 1;
-  for (const s of personasOf(run)) if (!skip.has(s) && !slower(s) && decidePersonaAcceptance(s, '', run.commit).kind === 'accept') n += 1;
+  for (const s of personasOf(run)) if (!skip.has(s) && !slower(s) && personaAcceptanceKind(s, run.commit) === 'accept') n += 1;
   return n;
 }

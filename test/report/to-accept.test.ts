@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { acceptanceKind, decideAcceptance } from '../../src/evaluate/index.js';
+import { acceptanceKind, decideAcceptance, decidePersonaAcceptance, personaAcceptanceKind } from '../../src/evaluate/index.js';
 import { buildModel } from '../../src/report/model.js';
 import { renderComment } from '../../src/report/markdown.js';
 import { newResultsToAccept } from '../../src/report/to-accept.js';
 import type { FixtureAttempt } from '../../src/types.js';
 import { fixtureRecord } from '../support/fixture-record.js';
-import { baseline, ctx, mixed, mixedMany } from './fixtures.js';
+import { baseline, ctx, decisiveScript, hostilePersona, mixed, mixedMany, persona, personaBaseline, personaScripts, refundTurns, simulatedScripts } from './fixtures.js';
 
 // The terminal's next step after a run (docs/cli.md, "What each command does") counts what the
 // comment's "To accept" line counts, on the terminal summary's model, building no view into it.
@@ -50,5 +50,37 @@ describe('newResultsToAccept', () => {
     }
     // Every branch the fast path takes or leaves is among the records.
     expect([...kinds].sort()).toEqual(expect.arrayContaining(['baseline accept', 'baseline refuse', 'baseline unchanged', 'new accept', 'new refuse']));
+  });
+
+  it("counts scripts with personaAcceptanceKind, which is decidePersonaAcceptance's kind for every script, new ones and changed transcripts included", () => {
+    const { script: repeated } = decisiveScript(() => 'the check failed');
+    const turns = refundTurns();
+    const other = turns.map((t, i) => (i === 1 ? { ...t, reply: 'Tell me your order number.' } : t));
+    const records = [
+      ...personaScripts(),
+      ...simulatedScripts(),
+      ...(hostilePersona().personas ?? []),
+      persona('new-pass', { baseline: null }),
+      persona('new-fail', { baseline: null, verdict: 'fail' }),
+      persona('new-not-evaluated', { baseline: null, verdict: 'not_evaluated' }),
+      persona('new-errored', { baseline: null, errored: true, verdict: null }),
+      // A repeated script whose attempts differ (no meaning recorded): refused, new or against a baseline.
+      repeated,
+      { ...repeated, label: 'changed-repeat', baseline: personaBaseline('changed-repeat', other) },
+      // A transcript that is not its baseline's is never unchanged: accepted, or refused for the same reasons as a new one's.
+      persona('changed-pass', { turns: other, baseline: personaBaseline('changed-pass', turns) }),
+      persona('changed-not-evaluated', { turns: other, verdict: 'not_evaluated', baseline: personaBaseline('changed-not-evaluated', turns) }),
+      persona('changed-route', { turns: turns.map((t, i) => (i === 2 ? { ...t, route: null } : t)), baseline: personaBaseline('changed-route', turns) }),
+      persona('fewer-turns', { turns: turns.slice(0, 2), baseline: personaBaseline('fewer-turns', turns) }),
+      persona('now-failing', { verdict: 'fail', baseline: personaBaseline('now-failing', turns) }),
+    ];
+    const kinds = new Set<string>();
+    for (const r of records) {
+      const kind = decidePersonaAcceptance(r, '', null).kind;
+      kinds.add(`${r.baseline === null ? 'new' : 'baseline'} ${kind}`);
+      expect(personaAcceptanceKind(r, null), r.label).toBe(kind);
+    }
+    // Every branch the fast path takes or leaves is among the records.
+    expect([...kinds].sort()).toEqual(['baseline accept', 'baseline refuse', 'baseline unchanged', 'new accept', 'new refuse']);
   });
 });
