@@ -18,10 +18,15 @@
 // The worker's code is a string evaluated with `{ eval: true }`: the project is bundled into one
 // file by ncc, so there is no separate worker file to resolve at run time.
 
-import { Worker, type WorkerOptions } from 'node:worker_threads';
+import type { Worker, WorkerOptions } from 'node:worker_threads';
 import type { Timer } from '../http/retry.js';
 import type { RegexEvaluator, RegexResult } from '../types.js';
 import { headOf, thousands } from '../words.js';
+
+// node:worker_threads is loaded when the first worker starts, not at every start: most runs match
+// every pattern without a worker, and the module was about 0.9% of a one-fixture run's
+// instructions (docs/performance.md, "2026-12-07 (midday): the start's path").
+const workerThreads = (): typeof import('node:worker_threads') => process.getBuiltinModule('node:worker_threads');
 
 /** Longest matched text sent back from the worker. */
 export const MAX_MATCH_CHARS = 200;
@@ -168,7 +173,7 @@ export function createRegexPool(opts: RegexPoolOptions): RegexEvaluator {
   const size = Math.max(1, Math.floor(opts.size));
   const timeoutMs = Math.max(1, opts.timeoutMs);
   const source = opts.workerSource ?? REGEX_WORKER_SOURCE;
-  const spawnWorker = opts.spawnWorker ?? ((src: string, options: WorkerOptions) => new Worker(src, options));
+  const spawnWorker = opts.spawnWorker ?? ((src: string, options: WorkerOptions) => new (workerThreads().Worker)(src, options));
   const startupTimeoutMs = opts.startupTimeoutMs ?? 10_000;
   const watchdog = opts.watchdog ?? unrefTimer;
   const startupTimer = opts.startupTimer ?? unrefTimer;

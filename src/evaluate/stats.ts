@@ -231,19 +231,30 @@ export function pairedBootstrap(pairs: readonly RatePair[], seed: string, resamp
   const rateOf = (cdf: Float64Array | null, fixed: number, t: Tally | undefined): number =>
     cdf === null || t === undefined ? fixed : fixed + drawRate(cdf, random()) - drawMean(t);
   const means = new Float64Array(resamples);
-  for (let r = 0; r < resamples; r++) {
+  if (oneFixedDifference(diffs, before, now)) {
+    // Every item's difference fixed and the same (an unchanged run of single attempts, the usual
+    // case): each resample adds that difference n times, so every mean is this one, bit for bit,
+    // and the draws are not made (2,000 of them were 0.7% of a one-fixture start with a baseline:
+    // docs/performance.md, "2026-12-07 (midday): the start's path").
     let sum = 0;
-    for (let k = 0; k < n; k++) {
-      const i = Math.floor(random() * n);
-      const b = before[i] as Float64Array | null;
-      const a = now[i] as Float64Array | null;
-      if (b === null && a === null) sum += diffs[i] as number;
-      else {
-        const p = pairs[i] as RatePair;
-        sum += rateOf(a, p.now, p.tallies?.now) - rateOf(b, p.before, p.tallies?.before);
+    for (let k = 0; k < n; k++) sum += diffs[0] as number;
+    means.fill(sum / n);
+  } else {
+    bootstrapWork.resamples += resamples;
+    for (let r = 0; r < resamples; r++) {
+      let sum = 0;
+      for (let k = 0; k < n; k++) {
+        const i = Math.floor(random() * n);
+        const b = before[i] as Float64Array | null;
+        const a = now[i] as Float64Array | null;
+        if (b === null && a === null) sum += diffs[i] as number;
+        else {
+          const p = pairs[i] as RatePair;
+          sum += rateOf(a, p.now, p.tallies?.now) - rateOf(b, p.before, p.tallies?.before);
+        }
       }
+      means[r] = sum / n;
     }
-    means[r] = sum / n;
   }
   means.sort();
   const before0 = mean(pairs.map((p) => p.before));
@@ -285,6 +296,15 @@ function binomialCdf(t: Tally, cache: Map<string, Float64Array>): Float64Array |
 /** The mean of a draw of k of n's attempts: (k + 1/2) / (n + 1), the chance binomialCdf draws with. */
 function drawMean(t: Tally): number {
   return (t.passed + 0.5) / (t.total + 1);
+}
+
+/** The resamples pairedBootstrap drew (its draws are skipped when every difference is fixed and the same). */
+export const bootstrapWork = { resamples: 0 };
+
+/** No item with attempts to draw again, and every difference the same number (Object.is: +0 and -0 differ). */
+function oneFixedDifference(diffs: Float64Array, before: readonly (Float64Array | null)[], now: readonly (Float64Array | null)[]): boolean {
+  for (let i = 0; i < diffs.length; i++) if (before[i] !== null || now[i] !== null || !Object.is(diffs[i], diffs[0])) return false;
+  return true;
 }
 
 /**

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   attemptsNeeded,
   below,
+  bootstrapWork,
   fisherOneSided,
   itemStats,
   lnFactorial,
@@ -371,6 +372,20 @@ describe('pairedBootstrap', () => {
     const r = pairedBootstrap(same, 'x');
     close(r?.ci[0] ?? NaN, -0.25, 1e-12);
     close(r?.ci[1] ?? NaN, -0.25, 1e-12);
+  });
+
+  it('every difference fixed and the same (an unchanged run): the interval is their mean at both ends, with no resample drawn', () => {
+    const drawn = bootstrapWork.resamples;
+    const unchanged = pairedBootstrap(Array.from({ length: 500 }, (_, i) => (i % 3 === 0 ? { before: 0, now: 0 } : { before: 1, now: 1 })), 'same');
+    expect(unchanged).toMatchObject({ items: 500, diff: 0, ci: [0, 0] });
+    // 0.1 added three times is not 0.3 in binary: the interval is the mean each resample computes.
+    const tenth = pairedBootstrap([0, 1, 2].map(() => ({ before: 0.5, now: 0.6 })), 'tenth');
+    const mean = (0 + (0.6 - 0.5) + (0.6 - 0.5) + (0.6 - 0.5)) / 3;
+    expect(tenth?.ci).toEqual([mean, mean]);
+    expect(bootstrapWork.resamples).toBe(drawn);
+    // A pair with attempts to draw again, or another difference, draws them.
+    pairedBootstrap([{ before: 1, now: 1 }, { before: 1, now: 0 }], 'flip');
+    expect(bootstrapWork.resamples).toBe(drawn + 2000);
   });
 
   it('two items, one resample per index pattern: the interval is the percentiles of the known means', () => {

@@ -3,7 +3,8 @@
 // (src/suite/yaml/syntax.ts) and the `yaml` package that places them are loaded only when a file
 // is refused (docs/performance.md, "2026-12-07 (small hours)"): one static import of
 // any of their functions from a module a start loads brings them all back, about 1.5% of a
-// one-fixture run's instructions (it happened once: "2026-12-07 (late morning)").
+// one-fixture run's instructions (it happened once: "2026-12-07 (late morning)"). Nor does it
+// import node:child_process or node:worker_threads, which only git and the regex workers use.
 
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -41,5 +42,14 @@ describe("the CLI's start", () => {
     // Asserted as booleans: a failure names the function, not the megabytes it was looked for in.
     for (const name of ['misplacedItemFix', 'nestedItems', 'itemLeftOfList']) expect(new RegExp(`function ${name}\\(`).test(all), `syntax.ts's ${name} on the start path`).toBe(false);
     expect(/class Composer\b/.test(all), "the yaml package's parser on the start path").toBe(false);
+  });
+
+  it("imports neither node:child_process nor node:worker_threads: git and the regex workers load them when they first run", async () => {
+    const all = [...(await startFiles(inject('cliBundle'))).values()].join('\n');
+    // docs/performance.md, "2026-12-07 (midday): the start's path": with the modules they load, 2%
+    // of a one-fixture run's instructions, for a run that starts neither git nor a worker.
+    for (const name of ['child_process', 'worker_threads']) {
+      expect(new RegExp(`(?:\\bfrom|\\bimport)\\s*["'](?:node:)?${name}["']`).test(all), `node:${name} imported on the start path`).toBe(false);
+    }
   });
 });
