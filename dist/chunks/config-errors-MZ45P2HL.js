@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderConfigErrors,terminalIssue}from"./chunk-VFXRQHUY.js";import"./chunk-B7D7X7GN.js";import"./chunk-2PJKTULN.js";import"./chunk-7VYULMKO.js";import"./chunk-VQE5M7U3.js";import"./chunk-V2Z4S66Z.js";import"./chunk-GWMTLFST.js";import"./chunk-3Q2EM4YM.js";import"./chunk-EFZVGHYY.js";import"./chunk-QM5LHI6K.js";import"./chunk-6OEZ57LU.js";import"./chunk-6BPKDHAS.js";export{renderConfigErrors,terminalIssue};
