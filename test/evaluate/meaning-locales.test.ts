@@ -321,6 +321,20 @@ describe('digit groups of three with plain spaces or points and nothing after th
     expect(decided(base, 'Le colis pèse 1 500,505 kg !')).toBe('formatting');
     expect(decided(base, 'Le colis pèse 1\u00a0500,505 kg !')).toBe('judge');
   });
+  it('"1500,505" (no separator before the comma) may be 1500.505 or the numbers 1500 and 505: the judge decides between its readings', () => {
+    expect(facts('Le colis pèse 1500,505 kg.')).toEqual(['number 1500,505']);
+    expect(facts('Le colis pèse -1500,505 kg, 01500,505 et 15000,5050.')).toEqual(['number -1500,505', 'number 1500', 'number 505', 'number 15000', 'number 5050']);
+    const base = 'Le colis pèse 1500,505 kg.';
+    for (const same of ['Le colis pèse 1 500,505 kg.', 'Le colis pèse 1\u00a0500,505 kg.', 'Das Paket wiegt 1.500,505 kg.', 'The parcel weighs 1,500.505 kg.', 'The parcel weighs 1500.505 kg.', 'Le colis pèse 1500 et 505 kg.']) {
+      expect([same, decided(base, same)]).toEqual([same, 'judge']);
+    }
+    expect(decided(base, 'The parcel weighs 1500.505 kg.', 'facts')).toBe('unchecked: the facts are the same and meaning.check is facts, which asks no model');
+    expect(decided(base, 'Le colis pèse 1500505 kg.')).toBe('changed: numbers 1500,505 → 1500505');
+    expect(decided(base, 'Le colis pèse 1500,506 kg.')).toBe('changed: numbers 1500,505 → 1500,506');
+    expect(decided(base, 'Le colis pèse -1500,505 kg.')).toBe('changed: numbers 1500,505 → -1500,505');
+    expect(decided(base, 'Le colis pèse 1500 et 506 kg.')).toBe('changed: numbers 1500,505 → 1500, 506');
+    expect(decided(base, 'Le colis pèse 1500,505 kg !')).toBe('formatting');
+  });
 });
 
 describe('multipliers in kanji and hangul, and the currencies of Korea, China and Thailand', () => {

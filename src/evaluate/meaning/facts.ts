@@ -1007,6 +1007,30 @@ function spacedGroupFact(first: string, group: string): Fact {
   return { kind: 'number', value: written, may: [{ kind: 'number', value }, { kind: 'number', value: written }] };
 }
 
+/**
+ * "1500,505": four or more digits, a comma and three digits, with no separator between the
+ * thousands. Character tests, no pattern: it is asked of every numeral (pushNumbers).
+ */
+function isJoinedCommaGroup(numeral: string): boolean {
+  const comma = numeral.length - 4;
+  if (comma < 4 || numeral[comma] !== ',' || numeral[0] === '0') return false;
+  for (let i = 0; i < numeral.length; i++) if (i !== comma && !isDigit(numeral[i])) return false;
+  return true;
+}
+
+/**
+ * What "1500,505" (isJoinedCommaGroup; `written` with its minus) may be, as "1 500,505" may
+ * (spacedGroupFact): 1500.505 where a comma is the decimal point, or the numbers 1500 and 505 as
+ * they were read before (its digit groups: partsOfFact). Named as written; never formatting of
+ * "1500.505" (docs/meaning.md, "Languages and locales").
+ */
+function joinedGroupFact(written: string): Fact {
+  const [whole = '', decimals = ''] = written.split(',');
+  const fact: Fact = { kind: 'number', value: written, may: [{ kind: 'number', value: canonicalDecimal(whole, decimals) }, { kind: 'number', value: written }] };
+  partsOfFact.set(fact, [{ kind: 'number', value: whole.startsWith('-') ? `-${canonicalDecimal(whole.slice(1), '')}` : canonicalDecimal(whole, '') }, { kind: 'number', value: canonicalDecimal(decimals, '') }]);
+  return fact;
+}
+
 /** A day and a month with a point between them ("12.07", "1.5"), read as a date where a point follows (factsOf). */
 const DAY_MONTH = /^(0?[1-9]|[12][0-9]|3[01])\.(0?[1-9]|1[0-2])$/;
 /**
@@ -1153,6 +1177,10 @@ function* runsWithDigits(text: string): Generator<{ start: number; end: number }
  * `english`: whether the reply writes numbers as English does ("1,500" is then 1500, else 1500 or 1.5).
  */
 function pushNumbers(numeral: string, signed: boolean, out: Fact[], english: () => boolean): void {
+  if (isJoinedCommaGroup(numeral)) {
+    out.push(joinedGroupFact(signed ? `-${numeral}` : numeral));
+    return;
+  }
   if (isCommaThousands(numeral) && !english()) {
     out.push(readingFact(NUMBER, signed ? `-${numeral}` : numeral));
     return;
@@ -1240,6 +1268,14 @@ const plain = (f: Fact): Fact => (f.may === undefined ? f : { kind: f.kind, valu
 const isSpacedGroup = (f: Fact): boolean => f.kind === 'number' && f.value.includes(' ');
 
 /**
+ * The facts a fact that may be several numbers is, read so, kept where it is made: "1500,505"
+ * (joinedGroupFact) the numbers 1500 and 505, "1500,505 €" EUR 1500 and the number 505.
+ */
+const partsOfFact = new WeakMap<Fact, readonly Fact[]>();
+/** Is `f` a fact that may be several numbers (splitSpacedGroups)? */
+const hasParts = (f: Fact): boolean => isSpacedGroup(f) || partsOfFact.has(f);
+
+/**
  * "1 500" (spacedGroupFact) read as two numbers, 1 and 500: "1 500,5" as 1 and 500.5, and "1 500,505"
  * as 1 and "500,505", which may be 500505 or 500.505 as a lone "500,505" may (pushNumbers).
  */
@@ -1252,13 +1288,14 @@ function splitSpacedGroup(f: Fact): Fact[] {
 
 /**
  * A difference that names "1 500" (spacedGroupFact), where "1 500" read as the two numbers 1 and 500
- * leaves nothing that differs ("page 1 500 words" against "page 1: 500 words"): none, for the facts
+ * leaves nothing that differs ("page 1 500 words" against "page 1: 500 words"; so "1500,505", read
+ * as 1500 and 505, against "1500, 505": partsOfFact): none, for the facts
  * cannot tell (the meaning judge decides; never formatting, as "1 500" is not written as "1" and "500").
  * Any other difference as it is. The difference's facts keep what they may be ("500,505" against "500.505").
  */
 function splitSpacedGroups(diff: FactsDifference): FactsDifference {
-  if (!(diff.baseline.some(isSpacedGroup) || diff.now.some(isSpacedGroup))) return diff;
-  const split = (facts: readonly Fact[]): Fact[] => facts.flatMap((f) => (isSpacedGroup(f) ? splitSpacedGroup(f) : [f]));
+  if (!(diff.baseline.some(hasParts) || diff.now.some(hasParts))) return diff;
+  const split = (facts: readonly Fact[]): Fact[] => facts.flatMap((f) => partsOfFact.get(f) ?? (isSpacedGroup(f) ? splitSpacedGroup(f) : [f]));
   // No spaced group is left to split: compareFacts reads the split facts once.
   return noFactsDiffer(compareFacts(split(diff.baseline), split(diff.now))) ? { baseline: [], now: [] } : diff;
 }
