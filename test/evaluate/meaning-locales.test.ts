@@ -335,6 +335,31 @@ describe('digit groups of three with plain spaces or points and nothing after th
     expect(decided(base, 'Le colis pèse 1500 et 506 kg.')).toBe('changed: numbers 1500,505 → 1500, 506');
     expect(decided(base, 'Le colis pèse 1500,505 kg !')).toBe('formatting');
   });
+  it('"1 500,505 €" (a plain space before a currency) is one amount, EUR 1500.505, as "1 500,50 €" is; "1 234 567,505" one number', () => {
+    expect(facts('Le prix est de 1 500,505 €.')).toEqual(['amount EUR 1500.505']);
+    expect(facts('Le prix est de 1 500,505 EUR, 12 500,505 Kč et 1 234 567,505 kg.')).toEqual(['amount EUR 1500.505', 'amount CZK 12500.505', 'number 1234567.505']);
+    expect(decided('Le prix est de 1 500,505 €.', 'Le prix est de 1\u00a0500,505 €.')).toBe('formatting');
+    expect(decided('Il y a 1 234 567,505 kg.', 'Il y a 1\u00a0234\u00a0567,505 kg.')).toBe('formatting');
+    for (const same of ['Der Preis beträgt 1.500,505 €.', 'The price is €1,500.505.']) expect([same, decided('Le prix est de 1 500,505 €.', same)]).toEqual([same, 'judge']);
+    expect(decided('Le prix est de 1 500,505 €.', 'Le prix est de 1 500,506 €.')).toBe('changed: amounts EUR 1500.505 → EUR 1500.506');
+    // Not a decimal comma where more digits or another group follow: as before.
+    expect(facts('Le prix est de 1 500,5055 €.')).toEqual(['amount EUR 500', 'number 5055', 'number 1']);
+  });
+  it('"1500,505 €" (no separator before the comma) may be EUR 1500.505 or EUR 1500 and the number 505, as "1500,505" may', () => {
+    expect(facts('Le prix est de 1500,505 €, 1500,505 Euro, -1500,505 Kč.')).toEqual(['amount EUR 1500,505', 'amount EUR 1500,505', 'amount CZK -1500,505']);
+    const base = 'Le prix est de 1500,505 €.';
+    for (const same of ['Le prix est de 1 500,505 €.', 'Le prix est de 1\u00a0500,505 €.', 'Der Preis beträgt 1.500,505 €.', 'The price is €1,500.505.', 'Le prix est de 1500 € et 505.']) {
+      expect([same, decided(base, same)]).toEqual([same, 'judge']);
+    }
+    expect(decided(base, 'Le prix est de 1 500,505 €.', 'facts')).toBe('unchecked: the facts are the same and meaning.check is facts, which asks no model');
+    expect(decided('It costs $1500,505.', 'It costs $1,500.505.')).toBe('judge');
+    expect(decided('Cena 1500,505 Kč.', 'Cena 1 500,505 Kč.')).toBe('judge');
+    expect(decided(base, 'Le prix est de 1500505 €.')).toBe('changed: amounts EUR 1500,505 → EUR 1500505');
+    expect(decided(base, 'Le prix est de 1500,506 €.')).toBe('changed: amounts EUR 1500,505 → EUR 1500,506');
+    expect(decided(base, 'Le prix est de -1500,505 €.')).toBe('changed: amounts EUR 1500,505 → EUR -1500,505');
+    expect(decided(base, 'Le prix est de 1500,505 $.')).toBe('changed: amounts EUR 1500,505 → $ 1500,505');
+    expect(decided(base, 'Le prix est de 1500,505 € !')).toBe('formatting');
+  });
 });
 
 describe('multipliers in kanji and hangul, and the currencies of Korea, China and Thailand', () => {
