@@ -358,6 +358,8 @@ describe('digit groups of three with plain spaces or points and nothing after th
   });
   it('"1500,505 €" (no separator before the comma) may be EUR 1500.505 or EUR 1500 and the number 505, as "1500,505" may', () => {
     expect(facts('Le prix est de 1500,505 €, 1500,505 Euro, -1500,505 Kč.')).toEqual(['amount EUR 1500,505', 'amount EUR 1500,505', 'amount CZK -1500,505']);
+    expect(facts('Rs 1500,505 और 1500,505 रुपये')).toEqual(['amount rupees 1500,505', 'amount rupees 1500,505']);
+    expect(decided('Rs 1500,505', 'Rs 1500.505')).toBe('judge');
     judgedBetweenReadings(
       'Le prix est de 1500,505 €.',
       ['Le prix est de 1 500,505 €.', 'Le prix est de 1\u00a0500,505 €.', 'Der Preis beträgt 1.500,505 €.', 'The price is €1,500.505.', 'Le prix est de 1500 € et 505.'],

@@ -913,6 +913,10 @@ export function factsOf(reply: string): Fact[] {
   }
   if (text.includes('Rs')) {
     text = text.replace(patterns.rupeesBefore, (raw: string, numeral: string) => {
+      if (isJoinedCommaGroup(numeral)) {
+        out.push(joinedAmountFact(RUPEES, numeral));
+        return blank(raw.length);
+      }
       const [amount = '', ...rest] = amountNumerals(numeral);
       out.push(readingFact(RUPEES, amount));
       for (const n of rest) out.push({ kind: 'number', value: n });
@@ -921,6 +925,10 @@ export function factsOf(reply: string): Fact[] {
   }
   if (!ascii && MAY_HAVE_LOCAL_WORD_AMOUNT.test(text)) {
     text = text.replace(patterns.localWordAmount, (raw: string, sign: string | undefined, numeral: string, word: string) => {
+      if (isJoinedCommaGroup(numeral)) {
+        out.push(joinedAmountFact(localWordReading(word), `${sign === undefined ? '' : '-'}${numeral}`));
+        return blank(raw.length);
+      }
       const [amount = '', ...rest] = amountNumerals(numeral);
       out.push(readingFact(localWordReading(word), `${sign !== undefined && /[1-9]/.test(amount) ? '-' : ''}${amount}`));
       for (const n of rest) out.push({ kind: 'number', value: n });
