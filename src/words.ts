@@ -175,7 +175,22 @@ function shownControl(text: string): string {
  * that lays out right-to-left text cannot draw the line's own words beside it to its side.
  */
 export function terminalLine(text: string): string {
-  return isolateRightToLeft(shownControl(text.replace(TERMINAL_NEWLINE_RE, ' ⏎ ').replace(/\t/g, ' ')));
+  return isolateRightToLeft(terminalOneLine(text));
+}
+
+/**
+ * terminalLine for one value shown whole, a tool call begun ("find_order {...}"): its right-to-left
+ * text isolated in one isolate around it all, as the comment's code span of the call is
+ * (report/escape.ts codeSpan) and report.html's call is, not run by run.
+ */
+export function terminalSpan(text: string): string {
+  const line = terminalOneLine(text);
+  return hasRightToLeft(line) ? FSI + line + PDI : line;
+}
+
+/** terminalLine's text before its right-to-left runs are isolated. */
+function terminalOneLine(text: string): string {
+  return shownControl(text.replace(TERMINAL_NEWLINE_RE, ' ⏎ ').replace(/\t/g, ' '));
 }
 
 /** A right-to-left mark (RLM, ALM) or a character of a right-to-left script: Hebrew, Arabic, Syriac, Thaana, N'Ko, ..., their presentation forms, and those beyond the BMP (by their high surrogates). */

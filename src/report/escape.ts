@@ -57,7 +57,7 @@ export function oneLine(text: string): string {
 
 // A terminal's line and block (terminalLine, terminalBlock) are words.ts's, which every layer may use
 // (a results file's path in the record layer's RecordWriteError); the report's surfaces import them from here.
-export { isolateRightToLeft, terminalBlock, terminalLine } from '../words.js';
+export { isolateRightToLeft, terminalBlock, terminalLine, terminalSpan } from '../words.js';
 import { hasRightToLeft, headOf, isolateRightToLeft } from '../words.js';
 
 const INLINE_RE = /[&<>@#\\`*_[\]()!|~:$.{}-]/g;

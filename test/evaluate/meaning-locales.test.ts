@@ -14,6 +14,17 @@ function decided(baseline: string, now: string, check: 'judge' | 'facts' = 'judg
   return m.detail === null ? m.value : `${m.value}: ${m.detail}`;
 }
 
+/**
+ * `base` against each of `same`: the meaning judge decides between its readings (unchecked with
+ * meaning.check: facts); against each key of `changed`: changed, with its detail; against itself
+ * with "!" for its last point: formatting.
+ */
+function judgedBetweenReadings(base: string, same: readonly string[], changed: Record<string, string>): void {
+  for (const other of same) expect([other, decided(base, other), decided(base, other, 'facts')]).toEqual([other, 'judge', 'unchecked: the facts are the same and meaning.check is facts, which asks no model']);
+  for (const [other, detail] of Object.entries(changed)) expect([other, decided(base, other)]).toEqual([other, `changed: ${detail}`]);
+  expect(decided(base, base.replace(/\.$/, ' !'))).toBe('formatting');
+}
+
 describe('numbers in locale formats', () => {
   // One amount, 1500.50 euros, as German, French (a plain, a no-break or a narrow no-break space
   // between the groups) and English write it: a rewording that keeps it is never changed by the facts.
@@ -320,6 +331,47 @@ describe('digit groups of three with plain spaces or points and nothing after th
     // Formatting only where it is written alike.
     expect(decided(base, 'Le colis pèse 1 500,505 kg !')).toBe('formatting');
     expect(decided(base, 'Le colis pèse 1\u00a0500,505 kg !')).toBe('judge');
+  });
+  it('"1500,505" (no separator before the comma) may be 1500.505 or the numbers 1500 and 505: the judge decides between its readings', () => {
+    expect(facts('Le colis pèse 1500,505 kg.')).toEqual(['number 1500,505']);
+    expect(facts('Le colis pèse -1500,505 kg, 01500,505 et 15000,5050.')).toEqual(['number -1500,505', 'number 1500', 'number 505', 'number 15000', 'number 5050']);
+    judgedBetweenReadings(
+      'Le colis pèse 1500,505 kg.',
+      ['Le colis pèse 1 500,505 kg.', 'Le colis pèse 1\u00a0500,505 kg.', 'Das Paket wiegt 1.500,505 kg.', 'The parcel weighs 1,500.505 kg.', 'The parcel weighs 1500.505 kg.', 'Le colis pèse 1500 et 505 kg.'],
+      {
+        'Le colis pèse 1500505 kg.': 'numbers 1500,505 → 1500505',
+        'Le colis pèse 1500,506 kg.': 'numbers 1500,505 → 1500,506',
+        'Le colis pèse -1500,505 kg.': 'numbers 1500,505 → -1500,505',
+        'Le colis pèse 1500 et 506 kg.': 'numbers 1500,505 → 1500, 506',
+      },
+    );
+  });
+  it('"1 500,505 €" (a plain space before a currency) is one amount, EUR 1500.505, as "1 500,50 €" is; "1 234 567,505" one number', () => {
+    expect(facts('Le prix est de 1 500,505 €.')).toEqual(['amount EUR 1500.505']);
+    expect(facts('Le prix est de 1 500,505 EUR, 12 500,505 Kč et 1 234 567,505 kg.')).toEqual(['amount EUR 1500.505', 'amount CZK 12500.505', 'number 1234567.505']);
+    expect(decided('Le prix est de 1 500,505 €.', 'Le prix est de 1\u00a0500,505 €.')).toBe('formatting');
+    expect(decided('Il y a 1 234 567,505 kg.', 'Il y a 1\u00a0234\u00a0567,505 kg.')).toBe('formatting');
+    for (const same of ['Der Preis beträgt 1.500,505 €.', 'The price is €1,500.505.']) expect([same, decided('Le prix est de 1 500,505 €.', same)]).toEqual([same, 'judge']);
+    expect(decided('Le prix est de 1 500,505 €.', 'Le prix est de 1 500,506 €.')).toBe('changed: amounts EUR 1500.505 → EUR 1500.506');
+    // Not a decimal comma where more digits or another group follow: as before.
+    expect(facts('Le prix est de 1 500,5055 €.')).toEqual(['amount EUR 500', 'number 5055', 'number 1']);
+  });
+  it('"1500,505 €" (no separator before the comma) may be EUR 1500.505 or EUR 1500 and the number 505, as "1500,505" may', () => {
+    expect(facts('Le prix est de 1500,505 €, 1500,505 Euro, -1500,505 Kč.')).toEqual(['amount EUR 1500,505', 'amount EUR 1500,505', 'amount CZK -1500,505']);
+    expect(facts('Rs 1500,505 और 1500,505 रुपये')).toEqual(['amount rupees 1500,505', 'amount rupees 1500,505']);
+    expect(decided('Rs 1500,505', 'Rs 1500.505')).toBe('judge');
+    judgedBetweenReadings(
+      'Le prix est de 1500,505 €.',
+      ['Le prix est de 1 500,505 €.', 'Le prix est de 1\u00a0500,505 €.', 'Der Preis beträgt 1.500,505 €.', 'The price is €1,500.505.', 'Le prix est de 1500 € et 505.'],
+      {
+        'Le prix est de 1500505 €.': 'amounts EUR 1500,505 → EUR 1500505',
+        'Le prix est de 1500,506 €.': 'amounts EUR 1500,505 → EUR 1500,506',
+        'Le prix est de -1500,505 €.': 'amounts EUR 1500,505 → EUR -1500,505',
+        'Le prix est de 1500,505 $.': 'amounts EUR 1500,505 → $ 1500,505',
+      },
+    );
+    expect(decided('It costs $1500,505.', 'It costs $1,500.505.')).toBe('judge');
+    expect(decided('Cena 1500,505 Kč.', 'Cena 1 500,505 Kč.')).toBe('judge');
   });
 });
 

@@ -173,4 +173,13 @@ describe('right-to-left text on the terminal', () => {
     expect(lines.join('\n')).toContain(`${FSI}يقول ١٤ يوماً${PDI}\\u202e`);
     for (const line of lines.filter((l) => !RTL.test(l))) expect([line, line.includes(FSI)]).toEqual([line, false]);
   });
+
+  it("isolates a begun tool call whole, as the comment's code span of it is, not run by run", () => {
+    const call = toolCall('find_order', { city: 'تل أبيب', n: 3, note: 'שלום' }, { status: 'נשלח' });
+    const plain = toolCall('find_order', { id: '1' }, { ok: true });
+    const r = run([fixture('begun', { errored: true, verdict: null, reply: null, error: 'stream cut', toolCalls: [call, plain] })]);
+    const line = renderTerminal(r, { color: false }).split('\n').find((l) => l.includes('find_order'));
+    expect(line).toContain(`: ${FSI}find_order {"city": "تل أبيب", "n": 3, "note": "שלום"}${PDI}, find_order {"id": "1"}`);
+    expect([line, RTL.test(outsideIsolates(line ?? ''))]).toEqual([line, false]);
+  });
 });

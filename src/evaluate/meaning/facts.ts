@@ -279,10 +279,13 @@ const MAY_HAVE_LETTER_AMOUNT = /(?:TRY|R[Mp]?\.?|NIS|[kK][rR]\.?|K\u010d)(?:[ \u
  * amount ("1 500,50 €", "1 500,50 EUR", "1 500 $"), or two groups of three or more with nothing
  * after them ("1 234 567 habitants"): one number. Elsewhere a plain space separates numbers ("2 500g",
  * "1 500 pièces"). Starts only at a run's first group (the lookbehind), so a long run is scanned once.
+ * A comma and three digits after the groups (the third group: "1 500,505 €", "1 234 567,505") are
+ * its decimals, as after a no-break space (DECIMALS_AFTER_OTHER_THOUSANDS): no language writes a
+ * comma between thousands after a space between them.
  */
-const SPACED_THOUSANDS_SOURCE = String.raw`(?<![N.,]|[N] )([N]{1,3})((?: [N]{3})+)(?=(?:,[N]{1,2})?(?:[ \u00a0]?(?:K\u010d|Ft|z\u0142|zl|Z\u0141|[kK]r|KR|(?:l|L)e[iu])(?![J])|[ \u00a0]?[${SIGNS}]|[ \u00a0](?:${CODE_ALTERNATION})(?![J]))|(?<=[N] [N]{3} [N]{3})(?![N]))`;
+const SPACED_THOUSANDS_SOURCE = String.raw`(?<![N.,]|[N] )([N]{1,3})((?: [N]{3})+)(?:,([N]{3})(?![N]|[.,][N]))?(?=(?:,[N]{1,2})?(?:[ \u00a0]?(?:K\u010d|Ft|z\u0142|zl|Z\u0141|[kK]r|KR|(?:l|L)e[iu])(?![J])|[ \u00a0]?[${SIGNS}]|[ \u00a0](?:${CODE_ALTERNATION})(?![J]))|(?<=[N] [N]{3} [N]{3}(?:,[N]{3})?)(?![N]))`;
 /** What SPACED_THOUSANDS_SOURCE needs (a cheap test before the pattern). */
-const MAY_HAVE_SPACED_THOUSANDS = onFirstUse(() => new RegExp(String.raw`[0-9] [0-9]{3}(?:(?:,[0-9]{1,2})?[ \u00a0]?(?:K\u010d|Ft|z[l\u0142]|Z\u0141|[kK][rR]|[lL]e[iu]|[${SIGNS}]|[A-Z]{3})| [0-9]{3}(?![0-9]))`));
+const MAY_HAVE_SPACED_THOUSANDS = onFirstUse(() => new RegExp(String.raw`[0-9] [0-9]{3}(?:(?:,[0-9]{1,3})?[ \u00a0]?(?:K\u010d|Ft|z[l\u0142]|Z\u0141|[kK][rR]|[lL]e[iu]|[${SIGNS}]|[A-Z]{3})| [0-9]{3}(?![0-9]))`));
 
 /**
  * How a currency's word or sign reads (docs/meaning.md, "Facts"): the currencies it may be
@@ -809,7 +812,7 @@ export function factsOf(reply: string): Fact[] {
   if (text.includes('*') || text.includes('_')) text = text.replace(EMPHASIS_AFTER_CURRENCY(), '$1').replace(EMPHASIS_BEFORE_CURRENCY(), '$1');
   const out: Fact[] = [];
   const patterns = ascii ? patternsOf().ascii : patternsOf().unicode;
-  if (MAY_HAVE_SPACED_THOUSANDS().test(text)) text = text.replace(patterns.spacedThousands, (_m, first: string, groups: string) => first + groups.replace(/ /g, ''));
+  if (MAY_HAVE_SPACED_THOUSANDS().test(text)) text = text.replace(patterns.spacedThousands, (_m, first: string, groups: string, decimals?: string) => first + groups.replace(/ /g, '') + (decimals === undefined ? '' : `.${decimals}`));
   // "3万円" is JPY 30000: a multiplier in kanji or hangul is written out before the facts are read.
   if (!ascii && MAY_HAVE_MULTIPLIER.test(text)) text = text.replace(MULTIPLIED(), multipliedValue);
   // The text as written, before the facts below are blanked out of it (each blank keeps its
@@ -847,7 +850,13 @@ export function factsOf(reply: string): Fact[] {
       const currency = (pre ?? code ?? post ?? '').trim();
       const ambiguous = AMBIGUOUS_SIGNS[currency];
       const iso = SIGN_CODES[currency] ?? currency;
-      const [amount = '', ...rest] = amountNumerals(n1 ?? n2 ?? '', ambiguous?.codes ?? [iso]);
+      const numeral = n1 ?? n2 ?? '';
+      // "1500,505 €" may be EUR 1500.505 or, as it was read, EUR 1500 and the number 505, as "1500,505" may (joinedGroupFact).
+      if (isJoinedCommaGroup(numeral)) {
+        out.push(joinedAmountFact(ambiguous ?? codeReading(iso), `${(s1 ?? s2 ?? s3 ?? s4) === undefined ? '' : '-'}${numeral}`));
+        return blank(raw.length);
+      }
+      const [amount = '', ...rest] = amountNumerals(numeral, ambiguous?.codes ?? [iso]);
       // The sign is part of the amount (docs/meaning.md, "Facts"): "-$50" is not "$50". A zero has none.
       const minus = (s1 ?? s2 ?? s3 ?? s4) !== undefined && /[1-9]/.test(amount) ? '-' : '';
       // "1.500 €" may be EUR 1500 or, as written, EUR 1.500, and "1,500 €" EUR 1500 or EUR 1.5 (twoReadings).
@@ -869,6 +878,11 @@ export function factsOf(reply: string): Fact[] {
         const weight = (): boolean => between === '-' || WEIGHT_AFTER.test(written.slice(at + raw.length, at + raw.length + 8)) || WEIGHT_BEFORE.test(written.slice(Math.max(0, at - 60), at));
         const reading = wordReading(word, qualifier, sterling, weight);
         if (reading === undefined) return raw;
+        // "1500,505 euros" may be EUR 1500.505 (joinedAmountFact); "1500,505 cents" and hundredths after it are read as before.
+        if (reading.cents !== true && part === undefined && bare === undefined && isJoinedCommaGroup(numeral)) {
+          out.push(joinedAmountFact(reading, `${sign === undefined ? '' : '-'}${numeral}`));
+          return blank(raw.length);
+        }
         const [whole = '', ...rest] = amountNumerals(numeral, reading.number === true ? undefined : reading.codes);
         // The hundredths join a whole number of their currency: cents a currency whose hundredth is a
         // cent, pence pounds, two digits alone either. Otherwise cents and pence are read as "3 cents"
@@ -899,6 +913,10 @@ export function factsOf(reply: string): Fact[] {
   }
   if (text.includes('Rs')) {
     text = text.replace(patterns.rupeesBefore, (raw: string, numeral: string) => {
+      if (isJoinedCommaGroup(numeral)) {
+        out.push(joinedAmountFact(RUPEES, numeral));
+        return blank(raw.length);
+      }
       const [amount = '', ...rest] = amountNumerals(numeral);
       out.push(readingFact(RUPEES, amount));
       for (const n of rest) out.push({ kind: 'number', value: n });
@@ -907,6 +925,10 @@ export function factsOf(reply: string): Fact[] {
   }
   if (!ascii && MAY_HAVE_LOCAL_WORD_AMOUNT.test(text)) {
     text = text.replace(patterns.localWordAmount, (raw: string, sign: string | undefined, numeral: string, word: string) => {
+      if (isJoinedCommaGroup(numeral)) {
+        out.push(joinedAmountFact(localWordReading(word), `${sign === undefined ? '' : '-'}${numeral}`));
+        return blank(raw.length);
+      }
       const [amount = '', ...rest] = amountNumerals(numeral);
       out.push(readingFact(localWordReading(word), `${sign !== undefined && /[1-9]/.test(amount) ? '-' : ''}${amount}`));
       for (const n of rest) out.push({ kind: 'number', value: n });
@@ -932,12 +954,19 @@ export function factsOf(reply: string): Fact[] {
   }
   if (MAY_HAVE_LETTER_AMOUNT.test(text)) {
     text = text.replace(patterns.letterAmount, (raw: string, s1?: string, before?: string, s2?: string, tight?: string, n1?: string, s3?: string, n2?: string, after?: string) => {
-      const [amount = '', ...rest] = amountNumerals(n1 ?? n2 ?? '');
+      const letters = (before ?? after ?? '').replace('.', '');
+      const reading = ((before !== undefined ? LETTER_READINGS_BEFORE[letters] : undefined) ?? LETTER_READINGS[letters]) as Reading;
+      const numeral = n1 ?? n2 ?? '';
+      // "1500,505 Kč" may be CZK 1500.505 (joinedAmountFact).
+      if (isJoinedCommaGroup(numeral)) {
+        out.push(joinedAmountFact(reading, `${(s1 ?? s2 ?? tight ?? s3) === undefined ? '' : '-'}${numeral}`));
+        return blank(raw.length);
+      }
+      const [amount = '', ...rest] = amountNumerals(numeral);
       // Several numbers are a version or a list, no amount: "R 4.3.1" is R the language's version (docs/meaning.md, "Facts").
       if (rest.length > 0) return raw;
       const minus = (s1 ?? s2 ?? tight ?? s3) !== undefined && /[1-9]/.test(amount) ? '-' : '';
-      const letters = (before ?? after ?? '').replace('.', '');
-      out.push(readingFact(((before !== undefined ? LETTER_READINGS_BEFORE[letters] : undefined) ?? LETTER_READINGS[letters]) as Reading, `${minus}${amount}`));
+      out.push(readingFact(reading, `${minus}${amount}`));
       return blank(raw.length);
     });
   }
@@ -1005,6 +1034,46 @@ function spacedGroupFact(first: string, group: string): Fact {
   const written = fraction === '' ? `${first} ${whole}` : `${first} ${whole},${fraction}`;
   const value = canonicalDecimal(first + whole, decimals);
   return { kind: 'number', value: written, may: [{ kind: 'number', value }, { kind: 'number', value: written }] };
+}
+
+/**
+ * "1500,505": four or more digits, a comma and three digits, with no separator between the
+ * thousands. Character tests, no pattern: it is asked of every numeral (pushNumbers).
+ */
+function isJoinedCommaGroup(numeral: string): boolean {
+  const comma = numeral.length - 4;
+  if (comma < 4 || numeral[comma] !== ',' || numeral[0] === '0') return false;
+  for (let i = 0; i < numeral.length; i++) if (i !== comma && !isDigit(numeral[i])) return false;
+  return true;
+}
+
+/**
+ * What "1500,505" (isJoinedCommaGroup; `written` with its minus) may be, as "1 500,505" may
+ * (spacedGroupFact): 1500.505 where a comma is the decimal point, or the numbers 1500 and 505 as
+ * they were read before (its digit groups: partsOfFact). Named as written; never formatting of
+ * "1500.505" (docs/meaning.md, "Languages and locales").
+ */
+function joinedGroupFact(written: string): Fact {
+  const [whole = '', decimals = ''] = written.split(',');
+  const fact: Fact = { kind: 'number', value: written, may: [{ kind: 'number', value: canonicalDecimal(whole, decimals) }, { kind: 'number', value: written }] };
+  partsOfFact.set(fact, [{ kind: 'number', value: whole.startsWith('-') ? `-${canonicalDecimal(whole.slice(1), '')}` : canonicalDecimal(whole, '') }, { kind: 'number', value: canonicalDecimal(decimals, '') }]);
+  return fact;
+}
+
+/**
+ * What "1500,505 €" (`numeral` with its minus) may be, as "1500,505" may (joinedGroupFact): EUR
+ * 1500.505, or EUR 1500 and the number 505 as it was read before (partsOfFact); "1500,505 pounds"
+ * the number 1500.505 too, as "3 pounds" may be 3. Named as written, as readingFact names it.
+ */
+function joinedAmountFact(reading: Reading, numeral: string): Fact {
+  const sign = numeral.startsWith('-') ? '-' : '';
+  const [whole = '', decimals = ''] = numeral.slice(sign.length).split(',');
+  const value = `${sign}${canonicalDecimal(whole, decimals)}`;
+  const written: Fact = reading.number === true ? { kind: 'number', value: numeral } : { kind: 'amount', value: `${reading.label} ${numeral}` };
+  const amounts = reading.codes.map((c): Fact => ({ kind: 'amount', value: `${c} ${value}` }));
+  const fact: Fact = { ...written, may: reading.number === true ? [{ kind: 'number', value }, ...amounts, written] : [...amounts, written] };
+  partsOfFact.set(fact, [readingFact(reading, `${sign}${whole}`), { kind: 'number', value: canonicalDecimal(decimals, '') }]);
+  return fact;
 }
 
 /** A day and a month with a point between them ("12.07", "1.5"), read as a date where a point follows (factsOf). */
@@ -1153,6 +1222,10 @@ function* runsWithDigits(text: string): Generator<{ start: number; end: number }
  * `english`: whether the reply writes numbers as English does ("1,500" is then 1500, else 1500 or 1.5).
  */
 function pushNumbers(numeral: string, signed: boolean, out: Fact[], english: () => boolean): void {
+  if (isJoinedCommaGroup(numeral)) {
+    out.push(joinedGroupFact(signed ? `-${numeral}` : numeral));
+    return;
+  }
   if (isCommaThousands(numeral) && !english()) {
     out.push(readingFact(NUMBER, signed ? `-${numeral}` : numeral));
     return;
@@ -1240,6 +1313,14 @@ const plain = (f: Fact): Fact => (f.may === undefined ? f : { kind: f.kind, valu
 const isSpacedGroup = (f: Fact): boolean => f.kind === 'number' && f.value.includes(' ');
 
 /**
+ * The facts a fact that may be several numbers is, read so, kept where it is made: "1500,505"
+ * (joinedGroupFact) the numbers 1500 and 505, "1500,505 €" EUR 1500 and the number 505.
+ */
+const partsOfFact = new WeakMap<Fact, readonly Fact[]>();
+/** Is `f` a fact that may be several numbers (splitSpacedGroups)? */
+const hasParts = (f: Fact): boolean => isSpacedGroup(f) || partsOfFact.has(f);
+
+/**
  * "1 500" (spacedGroupFact) read as two numbers, 1 and 500: "1 500,5" as 1 and 500.5, and "1 500,505"
  * as 1 and "500,505", which may be 500505 or 500.505 as a lone "500,505" may (pushNumbers).
  */
@@ -1252,13 +1333,14 @@ function splitSpacedGroup(f: Fact): Fact[] {
 
 /**
  * A difference that names "1 500" (spacedGroupFact), where "1 500" read as the two numbers 1 and 500
- * leaves nothing that differs ("page 1 500 words" against "page 1: 500 words"): none, for the facts
+ * leaves nothing that differs ("page 1 500 words" against "page 1: 500 words"; so "1500,505", read
+ * as 1500 and 505, against "1500, 505": partsOfFact): none, for the facts
  * cannot tell (the meaning judge decides; never formatting, as "1 500" is not written as "1" and "500").
  * Any other difference as it is. The difference's facts keep what they may be ("500,505" against "500.505").
  */
 function splitSpacedGroups(diff: FactsDifference): FactsDifference {
-  if (!(diff.baseline.some(isSpacedGroup) || diff.now.some(isSpacedGroup))) return diff;
-  const split = (facts: readonly Fact[]): Fact[] => facts.flatMap((f) => (isSpacedGroup(f) ? splitSpacedGroup(f) : [f]));
+  if (!(diff.baseline.some(hasParts) || diff.now.some(hasParts))) return diff;
+  const split = (facts: readonly Fact[]): Fact[] => facts.flatMap((f) => partsOfFact.get(f) ?? (isSpacedGroup(f) ? splitSpacedGroup(f) : [f]));
   // No spaced group is left to split: compareFacts reads the split facts once.
   return noFactsDiffer(compareFacts(split(diff.baseline), split(diff.now))) ? { baseline: [], now: [] } : diff;
 }
