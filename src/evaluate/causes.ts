@@ -623,7 +623,8 @@ function settingsFix(s: ModelSettings): string {
 /**
  * What to do about a judge, meaning judge or simulator not reached, by what it did (compare the
  * agent's, httpCause and errorCause): refused the key (401, 403), found no such path or model
- * (404), rate limited (429), failed (5xx), did not answer in time; else its settings to check.
+ * (404), rate limited (429), failed (5xx), did not answer in time, refused or closed the connection,
+ * its host did not resolve; else its settings to check.
  * `s` names its settings (the time limit, retries and concurrency are the judge's for all).
  * `answeredIn`: it answered other calls of this run (modelsAnsweredInRun) or calibration, so a dropped connection is no setting's fault.
  * `file`: the suite's config file, where judge.timeoutMs is raised.
@@ -647,8 +648,24 @@ export function downHint(status: string | undefined, reason: string, s: ModelSet
   if (status === undefined && answeredIn !== null && DROPPED.test(reason)) {
     return `the ${s.who} answered other calls of this ${answeredIn}, so ${s.url}, ${s.model} and ${s.key} work: it, or a gateway or proxy in front of it, closed these connections (a restart, or connections dropped under load): run it again, and lower judge.concurrency${judges} if it recurs`;
   }
-  return settingsFix(s);
+  // A connection refused, closed or whose host did not resolve: its address or its server, never its model or key (as the agent's, errorCause).
+  const lost = status === undefined ? connectionFix(reason, s) : null;
+  return lost ?? settingsFix(s);
 }
+
+/** The fix of a connection refused, closed without an answer, or whose host name did not resolve, at a reason's start or a panel member's; null for another failure. */
+function connectionFix(reason: string, s: ModelSettings): string | null {
+  if (REFUSED.test(reason)) return `nothing listens there: check ${s.url} and that the ${s.who} is running`;
+  if (DROPPED.test(reason)) return `see the ${s.who}'s log for a crash on the request, or a proxy in front of it that closes connections`;
+  if (UNRESOLVED.test(reason)) return `check the host name in ${s.url}`;
+  return null;
+}
+
+/** A connection refused, as a client says it (src/http/error-code.ts, CONNECTION_WORDS): "connection refused at 127.0.0.1:9 (ECONNREFUSED)". */
+const REFUSED = /(?:^|: )connection refused(?: at \S+)? \(ECONNREFUSED\)/;
+
+/** A host name that did not resolve, as a client says it (src/http/error-code.ts): "the host name judge.test did not resolve (ENOTFOUND)". */
+const UNRESOLVED = /(?:^|: )the host name(?: \S+)? did not resolve \((?:ENOTFOUND|EAI_AGAIN)\)/;
 
 /**
  * A connection closed with no answer, as a client says it (src/http/error-code.ts, CONNECTION_WORDS;

@@ -532,7 +532,7 @@ describe('the figures', () => {
     expect(md).not.toContain('@&#8288;host');
   });
 
-  it('a connection the judge dropped after it gave another baseline a usable score reads run-again, not its settings; with no score at all, its settings', () => {
+  it('a connection the judge dropped after it gave another baseline a usable score reads run-again, not its settings; with no score at all, its log or a proxy in front of it', () => {
     const dropped: JudgeResult = { ok: false, reason: 'the connection to 127.0.0.1:9 was closed without an answer (ECONNRESET) after 3 attempts' };
     const targets = [target('a', 'C', 'pass'), target('b', 'C', 'pass')];
     const answered = renderCalibrationText(calibrationOf(summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, [[ok(0.9)], [dropped]], null), 2, null));
@@ -544,7 +544,7 @@ describe('the figures', () => {
     expect(md).toContain(`Fix: ${escapeInline('the judge answered other calls of this calibration, so --judge-url (judge.baseUrl)')}`);
     // No usable score anywhere: nothing says its settings work.
     const none = renderCalibrationText(calibrationOf(summarizeCalibration({ targets, skipped: [], withoutBaseline: [] }, [[dropped], [dropped]], null), 2, null));
-    expect(none).toContain('  fix: check --judge-url (judge.baseUrl), judge.model and the judge key\n');
+    expect(none).toContain("  fix: see the judge's log for a crash on the request, or a proxy in front of it that closes connections\n");
     expect(none).not.toContain('answered other calls');
   });
 

@@ -328,12 +328,16 @@ describe('causes', () => {
     const closed = rec({ label: 'closed', verdict: 'not_evaluated', detail: 'judge unreachable: the connection was closed (UND_ERR_CLOSED)' });
     const script = { label: 's', errored: false, verdict: 'fail', checks: [{ kind: 'criterion', status: 'fail', detail: 'score 0.2 < 0.7' }] } as unknown as PersonaRecord;
     expect(groupCauses([script, closed], URL_)[0]?.hint).toMatch(/^the judge answered other calls of this run/);
-    // No evidence: no call answered, or only scores reused from baselines (no call made): its settings, as before.
+    // No evidence: no call answered, or only scores reused from baselines (no call made): the judge, or a proxy in front of it, closed it,
+    // as the agent's cause says it; it was "check judge-base-url (judge.baseUrl), judge.model and the judge key", a model or a key that closes no connection.
     const reused = rec({ label: 'reused', verdict: 'pass', judgeFingerprint: { model: 'openai/gpt-4o-mini' } as FixtureRecord['judgeFingerprint'], judgeReused: { from: 'baseline' } as unknown as FixtureRecord['judgeReused'] });
-    for (const items of [[dropped], [reused, dropped]]) expect(groupCauses(items, URL_)[0]?.hint).toBe('check judge-base-url (judge.baseUrl), judge.model and the judge key');
-    // A refused connection is no drop: its settings, whatever answered.
+    for (const items of [[dropped], [reused, dropped]]) expect(groupCauses(items, URL_)[0]?.hint).toBe("see the judge's log for a crash on the request, or a proxy in front of it that closes connections");
+    // A refused connection is no drop: its address and that the judge is up, whatever answered (it was its model and key too).
     const refused = rec({ label: 'refused', verdict: 'not_evaluated', detail: 'judge unreachable: connection refused at 127.0.0.1:9 (ECONNREFUSED) after 3 attempts' });
-    expect(groupCauses([judged, refused], URL_)[0]?.hint).toBe('check judge-base-url (judge.baseUrl), judge.model and the judge key');
+    expect(groupCauses([judged, refused], URL_)[0]?.hint).toBe('nothing listens there: check judge-base-url (judge.baseUrl) and that the judge is running');
+    // A host name that did not resolve: its address alone.
+    const unresolved = rec({ label: 'unresolved', verdict: 'not_evaluated', detail: 'judge unreachable: the host name judge.test did not resolve (ENOTFOUND) after 3 attempts' });
+    expect(groupCauses([unresolved], URL_)[0]?.hint).toBe('check the host name in judge-base-url (judge.baseUrl)');
   });
 
   it("accept's refusal of an item whose judge dropped the connection gives the run's fix, read over the whole run whatever --only selects", () => {
@@ -345,7 +349,7 @@ describe('causes', () => {
     expect(hint).toMatch(/^the judge answered other calls of this run/);
     // The words of the run's cause, as the comment and the terminal give them: never the settings that just worked.
     expect(refusal([judged, dropped])).toBe(`not evaluated (judge unreachable: the connection to 127.0.0.1:9 was closed without an answer (ECONNRESET)): ${hint}`);
-    expect(refusal([dropped])).toBe('not evaluated (judge unreachable: the connection to 127.0.0.1:9 was closed without an answer (ECONNRESET)): check judge-base-url (judge.baseUrl), judge.model and the judge key; then run it again');
+    expect(refusal([dropped])).toBe("not evaluated (judge unreachable: the connection to 127.0.0.1:9 was closed without an answer (ECONNRESET)): see the judge's log for a crash on the request, or a proxy in front of it that closes connections; then run it again");
     quotedAndSaid(refusal([dropped]) ?? '', 'not evaluated (<cause>): <fix>; then run it again');
   });
 
@@ -359,7 +363,7 @@ describe('causes', () => {
     );
     // Its first call: another script's simulator answered in the run, or none did.
     const first = script('first', 1, drop);
-    expect(groupCauses([script('also-first', 1, drop), first], URL_)[0]?.hint).toMatch(/^check simulator\.baseUrl/);
+    expect(groupCauses([script('also-first', 1, drop), first], URL_)[0]?.hint).toBe("see the simulator's log for a crash on the request, or a proxy in front of it that closes connections");
     const answered = { ...first, label: 'other', verdict: 'pass', checks: [], simulation: { calls: 2, retries: 0, endedBy: 'simulator', fault: null } } as unknown as PersonaRecord;
     expect(groupCauses([answered, first], URL_)[0]?.hint).toMatch(/^the simulator answered other calls of this run/);
     // Reached, answered in a form no cause names: its address works, so its log is the fix, not its settings.

@@ -146,7 +146,8 @@ describe("a simulator not reached: the fix for what it did, with the simulator's
     ['limited', "rate limited: lower judge.concurrency, or raise judge.retries (the simulator takes the judge's)"],
     ['fails', "the simulator's endpoint failed: see its status or log, and run it again"],
     ['slow', `raise judge.timeoutMs in config.yml if the simulator is slow, or check ${SIM_URL} and that it is up`],
-    ['closed', `check ${SIM_URL}, simulator.model (else judge.model) and the simulator's key (simulator.apiKey, else the judge's)`],
+    // A port nothing listens on: its address and that it is up, never its model or key.
+    ['closed', `nothing listens there: check ${SIM_URL} and that the simulator is running`],
   ])('%s', async (model, fix) => {
     const { fault, hint } = await simulatorFix(model);
     expect(fault).toMatch(/^simulator unreachable: /);
@@ -191,7 +192,7 @@ describe("a meaning judge not reached: the shared line's fix for what it did, wi
     ['limited', "rate limited: lower judge.concurrency, or raise judge.retries (the meaning judge takes the judge's)"],
     ['fails', "the meaning judge's endpoint failed: see its status or log, and run it again"],
     ['slow', `raise judge.timeoutMs in config.yml if the meaning judge is slow, or check ${MEANING_URL} and that it is up`],
-    ['closed', `check ${MEANING_URL}, meaning.model (else judge.model) and the meaning judge's key (meaning.apiKey, else the judge's)`],
+    ['closed', `nothing listens there: check ${MEANING_URL} and that the meaning judge is running`],
   ])('%s', async (model, fix) => {
     const { terminal, comment } = await meaningLine(model);
     expect(terminal).toMatch(/^ {2}Meaning not checked for all 2: meaning judge unreachable: /);
@@ -221,16 +222,18 @@ describe("a meaning judge that answered in a form not read: the fix names meanin
   });
 });
 
-describe('a connection the meaning judge dropped: run again when it decided another meaning of the run, else its settings', () => {
+describe('a connection the meaning judge dropped: run again when it decided another meaning of the run, else its log or a proxy in front of it', () => {
   it('drops', async () => {
     const dropped = `the meaning judge answered other calls of this run, so ${MEANING_URL}, meaning.model (else judge.model) and the meaning judge's key work: it, or a gateway or proxy in front of it, closed these connections (a restart, or connections dropped under load): run it again, and lower judge.concurrency (the meaning judge takes the judge's) if it recurs`;
     const after = await meaningLine('drops', true);
     expect(after.terminal).toMatch(/^ {2}Meaning not checked for all 2: meaning judge unreachable: the connection to 127\.0\.0\.1:\d+ was closed without an answer \(UND_ERR_SOCKET\); /);
     expect(after.terminal.endsWith(`; ${cliWords(dropped)}`), after.terminal).toBe(true);
     expect(after.comment.endsWith(`; ${escapeInline(dropped)}.`), after.comment).toBe(true);
-    // Nothing the meaning judge decided in the run: its settings, as before.
+    // Nothing the meaning judge decided in the run: it, or a proxy in front of it, closed the connection (it was its settings, a model and a key among them).
     const alone = await meaningLine('drops');
-    expect(alone.terminal.endsWith(`; ${cliWords(`check ${MEANING_URL}, meaning.model (else judge.model) and the meaning judge's key (meaning.apiKey, else the judge's)`)}`), alone.terminal).toBe(true);
+    const closed = "see the meaning judge's log for a crash on the request, or a proxy in front of it that closes connections";
+    expect(alone.terminal.endsWith(`; ${cliWords(closed)}`), alone.terminal).toBe(true);
+    expect(alone.comment.endsWith(`; ${escapeInline(closed)}.`), alone.comment).toBe(true);
   });
 });
 

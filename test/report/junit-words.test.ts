@@ -75,6 +75,7 @@ describe("a not-evaluated fixture's cause in JUnit, as the gate reads it", () =>
     // The item's <skipped> says the cause as the run's cause property does, never the settings to check.
     expect(xml).toMatch(/<skipped message="[^"]*; cause: judge unreachable: [^"]*: the judge answered other calls of this run, so judge-base-url \(judge\.baseUrl\), judge\.model and the judge key work/);
     expect(xml).not.toContain('check judge-base-url');
-    expect(renderJUnit(run([dropped]))).toContain('check judge-base-url (judge.baseUrl), judge.model and the judge key');
+    // No other call answered: the judge, or a proxy in front of it, closed it (it was "check judge-base-url (judge.baseUrl), judge.model and the judge key").
+    expect(renderJUnit(run([dropped]))).toContain('<property name="cause" value="judge unreachable: the connection to 127.0.0.1:9 was closed without an answer (ECONNRESET): see the judge&apos;s log for a crash on the request, or a proxy in front of it that closes connections"/>');
   });
 });
