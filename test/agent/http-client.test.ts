@@ -105,6 +105,11 @@ describe('native protocol', () => {
   });
 });
 
+/** A custom mapping that reads the reply at `reply` and nothing else. */
+function replyOnly(body: AgentConfig['mapping']['body'], reply: string): AgentConfig['mapping'] {
+  return { body, reply, conversation: null, stage: null, ended: null, offTrack: null, toolCalls: null, outcome: null, errors: null, absentToolCallsAreNone: false };
+}
+
 describe('other mappings', () => {
   it('speaks the openai-chat preset', async () => {
     const server = await serve((req) => {
@@ -128,37 +133,19 @@ describe('other mappings', () => {
     const outcome = await client({
       url: server.url,
       start: null,
-      mapping: {
-        body: { sender: '{{session}}', message: '{{message}}' },
-        reply: '0.text',
-        conversation: null,
-        stage: null,
-        ended: null,
-        offTrack: null,
-        toolCalls: null,
-        outcome: null,
-        errors: null,
-        absentToolCallsAreNone: false,
-      },
+      mapping: replyOnly({ sender: '{{session}}', message: '{{message}}' }, '0.text'),
     }).converse(request);
     expect(outcome).toMatchObject({ kind: 'replied', reply: 'Hi sess-1', route: null, turns: 1 });
     expect(server.requests[0]?.json).toEqual({ sender: 'sess-1', message: 'Can I get my money back?' });
   });
+
   it('renders each request from its own values: the bytes sent, fixture after fixture, and for a script on the same client', async () => {
     // The body template is read once per client (docs/performance.md): a later request must not send an earlier one's values.
     const server = await serve(() => ({ json: { text: 'ok' } }));
-    const mapping = {
-      body: { id: '{{session}}', q: 'Q: {{message}} ({{persona}}/{{model}}){{unknown}}', '2': ['{{persona}}', 3, null, { m: '{{mocks}}', all: '{{messages}}' }], tools: '{{mocks}}', n: 'mocks={{mocks}}', ui: '{{uiMessages}}' },
-      reply: 'text',
-      conversation: null,
-      stage: null,
-      ended: null,
-      offTrack: null,
-      toolCalls: null,
-      outcome: null,
-      errors: null,
-      absentToolCallsAreNone: false,
-    };
+    const mapping = replyOnly(
+      { id: '{{session}}', q: 'Q: {{message}} ({{persona}}/{{model}}){{unknown}}', '2': ['{{persona}}', 3, null, { m: '{{mocks}}', all: '{{messages}}' }], tools: '{{mocks}}', n: 'mocks={{mocks}}', ui: '{{uiMessages}}' },
+      'text',
+    );
     const c = client({ url: server.url, start: null, model: 'm-1', mapping });
     await c.converse(request);
     await c.converse({ session: 'sess-2', message: 'And "quoted"?', persona: null });
