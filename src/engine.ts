@@ -637,9 +637,9 @@ function meterOrNull<T>(client: T | null, meter: (client: T) => T): T | null {
 /**
  * Spend, counted at the boundary: an agent turn when the agent answered it (a welcome and a
  * message turn are two), a judge call per criterion asked; retries, and the agent's requests (with
- * `countsRequests`: the HTTP agent client tells them), are told by the HTTP clients.
+ * `httpAgent`: the HTTP agent client tells them, and every turn it answered), are told by the HTTP clients.
  */
-function spendMeter(countsRequests: boolean): {
+function spendMeter(httpAgent: boolean): {
   agent: (client: AgentClient) => AgentClient;
   judge: (judge: Judge) => Judge;
   simulator: (simulator: Simulator) => Simulator;
@@ -690,14 +690,22 @@ function spendMeter(countsRequests: boolean): {
     if (tellings === 0 && (turn?.kind === 'replied' || (turn?.kind === 'errored' && 'answered' in turn && turn.answered === true))) n.agentTurns++;
     return turn;
   };
+  // The HTTP agent client tells every turn an outcome counts as it is answered (src/agent/http-client.ts,
+  // converse): a fixture's outcome is its own, with no awaited wrapper around it (docs/performance.md,
+  // "2026-12-07 (midday): one fixture's instructions in the replay").
+  const turnAnswered = (): void => {
+    n.agentTurns++;
+  };
   return {
     agent: (client) => ({
-      converse: async (request) => {
-        const tell = told(request.onAnswered);
-        const outcome = await client.converse({ ...request, onAnswered: tell.onAnswered });
-        n.agentTurns += Math.max(0, (outcome.kind === 'replied' ? outcome.turns : (outcome.answered ?? 0)) - tell.count);
-        return outcome;
-      },
+      converse: httpAgent
+        ? (request) => client.converse({ ...request, onAnswered: request.onAnswered === undefined ? turnAnswered : told(request.onAnswered).onAnswered })
+        : async (request) => {
+            const tell = told(request.onAnswered);
+            const outcome = await client.converse({ ...request, onAnswered: tell.onAnswered });
+            n.agentTurns += Math.max(0, (outcome.kind === 'replied' ? outcome.turns : (outcome.answered ?? 0)) - tell.count);
+            return outcome;
+          },
       session: (request) => {
         const tell = told(request.onAnswered);
         const session = client.session({ ...request, onAnswered: tell.onAnswered });
@@ -776,7 +784,7 @@ function spendMeter(countsRequests: boolean): {
     spend: () => ({
       agentTurns: n.agentTurns,
       agentRetries: n.agentRetries,
-      ...(countsRequests ? { agentRequests: requests.count } : {}),
+      ...(httpAgent ? { agentRequests: requests.count } : {}),
       judgeCalls: n.judgeCalls,
       judgeRetries: n.judgeRetries,
       judgeReused: n.judgeReused,

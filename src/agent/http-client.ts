@@ -36,7 +36,7 @@ import { AdaptiveLimiter, heldAttempt, type Answered, type Outcome, type Pace } 
 import { advertisedPace, spentQuota, type Spent } from '../http/ratelimit-policy.js';
 import { TurnAbort } from '../http/turn-abort.js';
 import { callsOnly, mapPersonaFields, mapResponse, mapSignals, noReplyAt, readReply, readToolCalls, welcomeReplyMissed } from './response.js';
-import { readPath, renderTemplate } from './template.js';
+import { compileTemplate, readPath, type CompiledTemplate } from './template.js';
 import type { TemplateValues } from './template.js';
 import { decodeBody, type DecodedReply } from './decode.js';
 import { decodeEachToolCall, describeShape } from './tool-calls.js';
@@ -412,9 +412,17 @@ export function createHttpAgentClient(config: AgentConfig, deps: AgentClientDeps
     }
   }
 
+  /** Each mapping's body template, compiled on its first request: a request renders it without reading it again. */
+  const templates = new WeakMap<AgentMapping, CompiledTemplate>();
+  function bodyOf(mapping: AgentMapping, values: TemplateValues): string {
+    let template = templates.get(mapping);
+    if (template === undefined) templates.set(mapping, (template = compileTemplate(mapping.body)));
+    return JSON.stringify(template(values) ?? null);
+  }
+
   /** `name` starts error messages: a fixture's "welcome turn", "message turn"; a script's "turn 0 (welcome)", "turn 3". */
   async function postTurn(turn: Turn, mapping: AgentMapping, values: TemplateValues, name = `${turn} turn`): Promise<PostedTurn> {
-    const body = JSON.stringify(renderTemplate(mapping.body, values));
+    const body = bodyOf(mapping, values);
     if (deps.signal?.aborted) return { ok: false, errorKind: 'internal', error: `${name}: not sent, the run was interrupted`, trace: null };
     // One trace per turn: a retried attempt is the same turn, in the same trace, but under a parent
     // span id of its own, so that the spans of the attempt that answered can be told from those of

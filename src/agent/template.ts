@@ -41,7 +41,64 @@ const EXACT_PLACEHOLDER = /^\{\{\s*(session|uiMessages|messages|message|persona|
  * unchanged. Object keys and unknown placeholders are left alone. The template is not mutated.
  */
 export function renderTemplate(template: JsonValue, values: TemplateValues): JsonValue {
-  return render(template, values) ?? null;
+  return compileTemplate(template)(values) ?? null;
+}
+
+/** A template compiled: renders it for one request's values (undefined: a key to leave out). */
+export type CompiledTemplate = (values: TemplateValues) => JsonValue | undefined;
+
+/**
+ * The template read once (its placeholders found, its keys listed), so that a request renders it
+ * without searching its strings again: what renderTemplate makes of it, value for value.
+ */
+export function compileTemplate(template: JsonValue): CompiledTemplate {
+  if (typeof template === 'string') return compileString(template);
+  if (Array.isArray(template)) {
+    const items = template.map(compileTemplate);
+    return (values) => items.map((item) => item(values) ?? null);
+  }
+  if (template !== null && typeof template === 'object') {
+    const keys = Object.keys(template);
+    const entries = keys.map((key) => compileTemplate(template[key]!));
+    return (values) => {
+      const out: { [key: string]: JsonValue } = {};
+      for (let i = 0; i < keys.length; i++) {
+        const rendered = entries[i]!(values);
+        if (rendered !== undefined) out[keys[i]!] = rendered;
+      }
+      return out;
+    };
+  }
+  return () => template;
+}
+
+function compileString(template: string): CompiledTemplate {
+  const exact = EXACT_PLACEHOLDER.exec(template);
+  if (exact) {
+    const name = exact[1] as Placeholder;
+    return (values) => valueOf(name, values);
+  }
+  // Literal text and placeholders in turn: parts[0], a placeholder, parts[2], ... (even: text).
+  const parts: string[] = [];
+  let last = 0;
+  for (const match of template.matchAll(PLACEHOLDER)) {
+    parts.push(template.slice(last, match.index), match[1]!);
+    last = match.index + match[0].length;
+  }
+  if (parts.length === 0) return () => template;
+  parts.push(template.slice(last));
+  return (values) => {
+    let out = parts[0]!;
+    for (let i = 1; i < parts.length; i += 2) out += interpolated(parts[i] as Placeholder, values) + parts[i + 1]!;
+    return out;
+  };
+}
+
+/** A placeholder inside a longer string: null as '', a list as JSON text. */
+function interpolated(name: Placeholder, values: TemplateValues): string {
+  const value = valueOf(name, values);
+  if (name === 'mocks' || name === 'messages' || name === 'uiMessages') return value === undefined ? '' : JSON.stringify(value);
+  return value === undefined || value === null ? '' : String(value as string | number);
 }
 
 /** The chat history to send; without one (a single message), that message as the user's. */
@@ -69,28 +126,6 @@ function valueOf(name: Placeholder, values: TemplateValues): JsonValue | undefin
   if (name === 'messages') return messagesOf(values);
   if (name === 'uiMessages') return uiMessagesOf(values);
   return values[name];
-}
-
-function render(template: JsonValue, values: TemplateValues): JsonValue | undefined {
-  if (typeof template === 'string') {
-    const exact = EXACT_PLACEHOLDER.exec(template);
-    if (exact) return valueOf(exact[1] as Placeholder, values);
-    return template.replace(PLACEHOLDER, (_match, name: Placeholder) => {
-      const value = valueOf(name, values);
-      if (name === 'mocks' || name === 'messages' || name === 'uiMessages') return value === undefined ? '' : JSON.stringify(value);
-      return value === undefined || value === null ? '' : String(value as string | number);
-    });
-  }
-  if (Array.isArray(template)) return template.map((item) => render(item, values) ?? null);
-  if (template !== null && typeof template === 'object') {
-    const out: { [key: string]: JsonValue } = {};
-    for (const [key, value] of Object.entries(template)) {
-      const rendered = render(value, values);
-      if (rendered !== undefined) out[key] = rendered;
-    }
-    return out;
-  }
-  return template;
 }
 
 /**

@@ -105,6 +105,11 @@ describe('native protocol', () => {
   });
 });
 
+/** A custom mapping that reads the reply at `reply` and nothing else. */
+function replyOnly(body: AgentConfig['mapping']['body'], reply: string): AgentConfig['mapping'] {
+  return { body, reply, conversation: null, stage: null, ended: null, offTrack: null, toolCalls: null, outcome: null, errors: null, absentToolCallsAreNone: false };
+}
+
 describe('other mappings', () => {
   it('speaks the openai-chat preset', async () => {
     const server = await serve((req) => {
@@ -128,21 +133,29 @@ describe('other mappings', () => {
     const outcome = await client({
       url: server.url,
       start: null,
-      mapping: {
-        body: { sender: '{{session}}', message: '{{message}}' },
-        reply: '0.text',
-        conversation: null,
-        stage: null,
-        ended: null,
-        offTrack: null,
-        toolCalls: null,
-        outcome: null,
-        errors: null,
-        absentToolCallsAreNone: false,
-      },
+      mapping: replyOnly({ sender: '{{session}}', message: '{{message}}' }, '0.text'),
     }).converse(request);
     expect(outcome).toMatchObject({ kind: 'replied', reply: 'Hi sess-1', route: null, turns: 1 });
     expect(server.requests[0]?.json).toEqual({ sender: 'sess-1', message: 'Can I get my money back?' });
+  });
+
+  it('renders each request from its own values: the bytes sent, fixture after fixture, and for a script on the same client', async () => {
+    // The body template is read once per client (docs/performance.md): a later request must not send an earlier one's values.
+    const server = await serve(() => ({ json: { text: 'ok' } }));
+    const mapping = replyOnly(
+      { id: '{{session}}', q: 'Q: {{message}} ({{persona}}/{{model}}){{unknown}}', '2': ['{{persona}}', 3, null, { m: '{{mocks}}', all: '{{messages}}' }], tools: '{{mocks}}', n: 'mocks={{mocks}}', ui: '{{uiMessages}}' },
+      'text',
+    );
+    const c = client({ url: server.url, start: null, model: 'm-1', mapping });
+    await c.converse(request);
+    await c.converse({ session: 'sess-2', message: 'And "quoted"?', persona: null });
+    const script = c.session({ session: 'sess-3', persona: 'p', mocks: [{ tool: 't', match: 'subset', output: 1 }] });
+    await script.send('hi', 1);
+    expect(server.requests.map((r) => r.body)).toEqual([
+      '{"2":["returning-customer",3,null,{"all":[{"role":"user","content":"Can I get my money back?"}]}],"id":"sess-1","q":"Q: Can I get my money back? (returning-customer/m-1){{unknown}}","n":"mocks=","ui":[{"id":"sess-1-1","role":"user","parts":[{"type":"text","text":"Can I get my money back?"}]}]}',
+      '{"2":[null,3,null,{"all":[{"role":"user","content":"And \\"quoted\\"?"}]}],"id":"sess-2","q":"Q: And \\"quoted\\"? (/m-1){{unknown}}","n":"mocks=","ui":[{"id":"sess-2-1","role":"user","parts":[{"type":"text","text":"And \\"quoted\\"?"}]}]}',
+      '{"2":["p",3,null,{"m":[{"tool":"t","match":"subset","output":1}],"all":[{"role":"user","content":"hi"}]}],"id":"sess-3","q":"Q: hi (p/m-1){{unknown}}","tools":[{"tool":"t","match":"subset","output":1}],"n":"mocks=[{\\"tool\\":\\"t\\",\\"match\\":\\"subset\\",\\"output\\":1}]","ui":[{"id":"sess-3-1","role":"user","parts":[{"type":"text","text":"hi"}]}]}',
+    ]);
   });
 });
 
