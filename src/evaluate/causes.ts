@@ -648,16 +648,18 @@ export function downHint(status: string | undefined, reason: string, s: ModelSet
   if (status === undefined && answeredIn !== null && DROPPED.test(reason)) {
     return `the ${s.who} answered other calls of this ${answeredIn}, so ${s.url}, ${s.model} and ${s.key} work: it, or a gateway or proxy in front of it, closed these connections (a restart, or connections dropped under load): run it again, and lower judge.concurrency${judges} if it recurs`;
   }
-  // A connection refused, closed or whose host did not resolve: its address or its server, never its model or key (as the agent's, errorCause).
+  // A connection refused, closed, never opened or whose host did not resolve: its address or its server, never its model or key (as the agent's, errorCause).
   const lost = status === undefined ? connectionFix(reason, s) : null;
   return lost ?? settingsFix(s);
 }
 
-/** The fix of a connection refused, closed without an answer, or whose host name did not resolve, at a reason's start or a panel member's; null for another failure. */
+/** The fix of a connection refused, closed without an answer, never opened, or whose host name did not resolve, at a reason's start or a panel member's; null for another failure. */
 function connectionFix(reason: string, s: ModelSettings): string | null {
   if (REFUSED.test(reason)) return `nothing listens there: check ${s.url} and that the ${s.who} is running`;
   if (DROPPED.test(reason)) return `see the ${s.who}'s log for a crash on the request, or a proxy in front of it that closes connections`;
   if (UNRESOLVED.test(reason)) return `check the host name in ${s.url}`;
+  // No route, no network, no connection opened in time, any other connection error: its address and its server, as the agent's (unreachedFix).
+  if (UNREACHED.test(reason)) return `check ${s.url} and that the ${s.who} is running`;
   return null;
 }
 
@@ -666,6 +668,13 @@ const REFUSED = /(?:^|: )connection refused(?: at \S+)? \(ECONNREFUSED\)/;
 
 /** A host name that did not resolve, as a client says it (src/http/error-code.ts): "the host name judge.test did not resolve (ENOTFOUND)". */
 const UNRESOLVED = /(?:^|: )the host name(?: \S+)? did not resolve \((?:ENOTFOUND|EAI_AGAIN)\)/;
+
+/**
+ * A connection that never opened otherwise, as a client says it (src/http/error-code.ts, CONNECTION_WORDS,
+ * otherNetworkFailureText): "no route to the host 10.0.0.9:443 (EHOSTUNREACH)", "the network is unreachable
+ * (to 10.0.0.9:443) (ENETUNREACH)", "no connection to 10.0.0.9:443 opened in time (ETIMEDOUT)", "a connection error (EPROTO)".
+ */
+const UNREACHED = /(?:^|: )(?:no route to the host(?: \S+)? \(EHOSTUNREACH\)|the network is unreachable(?: \(to \S+\))? \(ENETUNREACH\)|no connection(?: to \S+)? opened in time \(ETIMEDOUT\)|a connection error \([A-Z][A-Z0-9_]*\))/;
 
 /**
  * A connection closed with no answer, as a client says it (src/http/error-code.ts, CONNECTION_WORDS;
