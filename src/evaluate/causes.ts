@@ -689,6 +689,14 @@ const KEY_NOT_SENT = /(?:^|: )the request was not sent: \S.* key \([^)]+\) holds
 /** A client's certificate Node refused, as its reason says it (src/judge/http.ts), at its start or a panel member's; its code. */
 const TLS_REFUSED = /(?:^|: )its TLS certificate is refused: [^;]+? \(([A-Z_]+)\)/;
 
+/**
+ * What a client not reached without a status hit, for its cause's key: its fix read without the run's
+ * evidence (downHint), so that a connection dropped is one group whatever answered (the evidence changes its fix, not its group).
+ */
+function unreachedKind(reason: string, s: ModelSettings, file: string): string {
+  return downHint(undefined, reason, s, null, file);
+}
+
 /** The status a reason of a client not reached says: one that begins it or a panel member's ("openai m1: HTTP 401: ..."), never one in another's text ("an error in the HTTP 200 answer"). */
 function downStatus(reason: string): string | undefined {
   return /(?:^|: )HTTP (\d{3})\b/.exec(reason)?.[1];
@@ -717,7 +725,10 @@ function judgeDown(file: string, reason: string, first?: string, own?: readonly 
   const shown = (said ?? reason).replace(/ after \d+(?:,\d{3})* (?:attempts?|retries)/, '').trim();
   const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${causeWords(shown)}` : ''}`;
   const proxy = own === undefined ? proxyCause(reason, 'judge', 'on the way to the judge', file) : own.reduce<Cause | null>((found, r) => found ?? (/^HTTP \d{3}\b/.test(r) ? null : proxyCause(r, 'judge', 'on the way to the judge', file)), null);
-  return proxy ?? { key: `judge:${status ?? 'unreachable'}`, what, hint: downHint(status, first ?? reason, JUDGE_SETTINGS, answeredIn, file) };
+  if (proxy !== null) return proxy;
+  const hint = downHint(status, first ?? reason, JUDGE_SETTINGS, answeredIn, file);
+  // Without a status, its fix tells the failures apart (a refused connection, a host that did not resolve): one group each, never one under another's fix.
+  return { key: status ? `judge:${status}` : `judge:unreachable:${unreachedKind(first ?? reason, JUDGE_SETTINGS, file)}`, what, hint };
 }
 
 /**
@@ -1132,7 +1143,8 @@ function notEvaluatedCause(detail: string, spansCame: boolean, answered: ModelsA
     // other calls it answered), with the simulator's settings. Reached, with an answer in a form no
     // cause above names: its address answered, so its log says more than its settings.
     const hint = simulator[1] === 'unreachable' ? downHint(status, simulator[2] ?? '', SIMULATOR_SETTINGS, answered.simulator ? 'run' : null, file) : SIMULATOR_UNREAD_HINT;
-    return { key: `simulator:${status ?? simulator[1]}`, what, hint };
+    // Not reached without a status: its fix tells the failures apart, as the judge's (judgeDown).
+    return { key: `simulator:${status ?? (simulator[1] === 'unreachable' ? `unreachable:${unreachedKind(simulator[2] ?? '', SIMULATOR_SETTINGS, file)}` : simulator[1])}`, what, hint };
   }
   if (/^(?:regex\b.*|pattern) does not compile/.test(detail)) {
     return { key: 'regex:compile', what: 'regex does not compile', hint: 'fix the pattern in the fixture file named on each item' };
