@@ -648,16 +648,18 @@ export function downHint(status: string | undefined, reason: string, s: ModelSet
   if (status === undefined && answeredIn !== null && DROPPED.test(reason)) {
     return `the ${s.who} answered other calls of this ${answeredIn}, so ${s.url}, ${s.model} and ${s.key} work: it, or a gateway or proxy in front of it, closed these connections (a restart, or connections dropped under load): run it again, and lower judge.concurrency${judges} if it recurs`;
   }
-  // A connection refused, closed or whose host did not resolve: its address or its server, never its model or key (as the agent's, errorCause).
+  // A connection refused, closed, never opened or whose host did not resolve: its address or its server, never its model or key (as the agent's, errorCause).
   const lost = status === undefined ? connectionFix(reason, s) : null;
   return lost ?? settingsFix(s);
 }
 
-/** The fix of a connection refused, closed without an answer, or whose host name did not resolve, at a reason's start or a panel member's; null for another failure. */
+/** The fix of a connection refused, closed without an answer, never opened, or whose host name did not resolve, at a reason's start or a panel member's; null for another failure. */
 function connectionFix(reason: string, s: ModelSettings): string | null {
   if (REFUSED.test(reason)) return `nothing listens there: check ${s.url} and that the ${s.who} is running`;
   if (DROPPED.test(reason)) return `see the ${s.who}'s log for a crash on the request, or a proxy in front of it that closes connections`;
   if (UNRESOLVED.test(reason)) return `check the host name in ${s.url}`;
+  // No route, no network, no connection opened in time, any other connection error: its address and its server, as the agent's (unreachedFix).
+  if (UNREACHED.test(reason)) return `check ${s.url} and that the ${s.who} is running`;
   return null;
 }
 
@@ -666,6 +668,13 @@ const REFUSED = /(?:^|: )connection refused(?: at \S+)? \(ECONNREFUSED\)/;
 
 /** A host name that did not resolve, as a client says it (src/http/error-code.ts): "the host name judge.test did not resolve (ENOTFOUND)". */
 const UNRESOLVED = /(?:^|: )the host name(?: \S+)? did not resolve \((?:ENOTFOUND|EAI_AGAIN)\)/;
+
+/**
+ * A connection that never opened otherwise, as a client says it (src/http/error-code.ts, CONNECTION_WORDS,
+ * otherNetworkFailureText): "no route to the host 10.0.0.9:443 (EHOSTUNREACH)", "the network is unreachable
+ * (to 10.0.0.9:443) (ENETUNREACH)", "no connection to 10.0.0.9:443 opened in time (ETIMEDOUT)", "a connection error (EPROTO)".
+ */
+const UNREACHED = /(?:^|: )(?:no route to the host(?: \S+)? \(EHOSTUNREACH\)|the network is unreachable(?: \(to \S+\))? \(ENETUNREACH\)|no connection(?: to \S+)? opened in time \(ETIMEDOUT\)|a connection error \([A-Z][A-Z0-9_]*\))/;
 
 /**
  * A connection closed with no answer, as a client says it (src/http/error-code.ts, CONNECTION_WORDS;
@@ -679,6 +688,14 @@ const KEY_NOT_SENT = /(?:^|: )the request was not sent: \S.* key \([^)]+\) holds
 
 /** A client's certificate Node refused, as its reason says it (src/judge/http.ts), at its start or a panel member's; its code. */
 const TLS_REFUSED = /(?:^|: )its TLS certificate is refused: [^;]+? \(([A-Z_]+)\)/;
+
+/**
+ * What a client not reached without a status hit, for its cause's key: its fix read without the run's
+ * evidence (downHint), so that a connection dropped is one group whatever answered (the evidence changes its fix, not its group).
+ */
+function unreachedKind(reason: string, s: ModelSettings, file: string): string {
+  return downHint(undefined, reason, s, null, file);
+}
 
 /** The status a reason of a client not reached says: one that begins it or a panel member's ("openai m1: HTTP 401: ..."), never one in another's text ("an error in the HTTP 200 answer"). */
 function downStatus(reason: string): string | undefined {
@@ -708,7 +725,10 @@ function judgeDown(file: string, reason: string, first?: string, own?: readonly 
   const shown = (said ?? reason).replace(/ after \d+(?:,\d{3})* (?:attempts?|retries)/, '').trim();
   const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${causeWords(shown)}` : ''}`;
   const proxy = own === undefined ? proxyCause(reason, 'judge', 'on the way to the judge', file) : own.reduce<Cause | null>((found, r) => found ?? (/^HTTP \d{3}\b/.test(r) ? null : proxyCause(r, 'judge', 'on the way to the judge', file)), null);
-  return proxy ?? { key: `judge:${status ?? 'unreachable'}`, what, hint: downHint(status, first ?? reason, JUDGE_SETTINGS, answeredIn, file) };
+  if (proxy !== null) return proxy;
+  const hint = downHint(status, first ?? reason, JUDGE_SETTINGS, answeredIn, file);
+  // Without a status, its fix tells the failures apart (a refused connection, a host that did not resolve): one group each, never one under another's fix.
+  return { key: status ? `judge:${status}` : `judge:unreachable:${unreachedKind(first ?? reason, JUDGE_SETTINGS, file)}`, what, hint };
 }
 
 /**
@@ -1123,7 +1143,8 @@ function notEvaluatedCause(detail: string, spansCame: boolean, answered: ModelsA
     // other calls it answered), with the simulator's settings. Reached, with an answer in a form no
     // cause above names: its address answered, so its log says more than its settings.
     const hint = simulator[1] === 'unreachable' ? downHint(status, simulator[2] ?? '', SIMULATOR_SETTINGS, answered.simulator ? 'run' : null, file) : SIMULATOR_UNREAD_HINT;
-    return { key: `simulator:${status ?? simulator[1]}`, what, hint };
+    // Not reached without a status: its fix tells the failures apart, as the judge's (judgeDown).
+    return { key: `simulator:${status ?? (simulator[1] === 'unreachable' ? `unreachable:${unreachedKind(simulator[2] ?? '', SIMULATOR_SETTINGS, file)}` : simulator[1])}`, what, hint };
   }
   if (/^(?:regex\b.*|pattern) does not compile/.test(detail)) {
     return { key: 'regex:compile', what: 'regex does not compile', hint: 'fix the pattern in the fixture file named on each item' };

@@ -306,16 +306,51 @@ export function clipDetail(text: string, max: number): string {
 }
 
 /**
- * clip for text already shown by terminalLine or terminalBlock: never keeps half of a `\uXXXX`
- * escape (`\u00…` would read as a different character, or as nothing).
+ * clip for text already shown by terminalLine, terminalBlock or terminalSpan: never keeps half of a
+ * `\uXXXX` escape (`\u00…` would read as a different character, or as nothing), and closes each
+ * isolate of right-to-left text the kept part opened (U+2068 ... U+2069) before its "…", so that the
+ * "…" and whatever a line puts after it keep the line's direction; the closing marks count toward `max`.
  */
 export function clipShown(text: string, max: number): string {
+  if (max < 1) return clip(text, max);
+  // Each pass makes room for the marks the last one's head left open; a shorter head leaves fewer
+  // open, or one more where it cut off a closing mark, so it ends within a few passes.
+  for (let closes = 0; ; ) {
+    const head = shownHead(text, max - closes);
+    if (head === null) return text;
+    const open = openIsolates(head);
+    if (open <= closes || max - open < 1) return `${head}${'\u2069'.repeat(open)}…`;
+    closes = open;
+  }
+}
+
+/** clip's head of `text` (without its "…") for clipShown, without half of a `\uXXXX` escape nor an isolate opened at its end; null when it fits. */
+function shownHead(text: string, max: number): string | null {
   const cut = clip(text, max);
-  if (cut === text) return cut;
-  const kept = cut.length - 1;
-  const start = text.lastIndexOf('\\u', kept - 1);
-  if (start >= 0 && start > kept - 6 && /^\\u[0-9a-f]{4}/.test(text.slice(start, start + 6))) return `${text.slice(0, start)}…`;
-  return cut;
+  if (cut === text) return null;
+  let head = cut.slice(0, -1);
+  const start = text.lastIndexOf('\\u', head.length - 1);
+  if (start >= 0 && start > head.length - 6 && /^\\u[0-9a-f]{4}/.test(text.slice(start, start + 6))) head = text.slice(0, start);
+  // An isolate opened with nothing in it kept is dropped rather than closed.
+  let end = head.length;
+  while (end > 0 && isIsolateStart(head.charCodeAt(end - 1))) end--;
+  return head.slice(0, end);
+}
+
+/** U+2066 (LRI), U+2067 (RLI), U+2068 (FSI): a mark that opens an isolate. */
+function isIsolateStart(code: number): boolean {
+  return code >= 0x2066 && code <= 0x2068;
+}
+
+/** How many isolates `text` opens and does not close (U+2069, PDI, closes the last one open). */
+function openIsolates(text: string): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (isIsolateStart(code)) depth++;
+    else if (code === 0x2069 && depth > 0) depth--;
+  }
+  return depth;
 }
 
 /** Byte length of `text` in UTF-8 (lone surrogates count as the 3 bytes of U+FFFD). */

@@ -7,7 +7,7 @@
 // Every text is XML-escaped and characters XML 1.0 cannot carry are removed.
 
 import type { Check, DriftVerdict, ErrorKind, PersonaErrorKind, RunRecord, ToolCall } from '../types.js';
-import { causeLine, causeOf, incompleteParts, runEvidence, incompleteText, tallies, unverifiedText, type Cause, type CauseItem } from '../evaluate/index.js';
+import { causeLine, incompleteParts, incompleteText, tallies, unverifiedText, type Cause } from '../evaluate/index.js';
 import { clip, clipDetail, oneLine } from './escape.js';
 import { jsonText } from '../assertions/format.js';
 import { suiteFolderNamedBy } from '../suite/suite-folder.js';
@@ -56,8 +56,8 @@ function seconds(ms: number): string {
 }
 
 /** "cause: HTTP 404 from https://host/api/chat: check agent-path or agent.url", for an item not verified. */
-/** An item's cause, as the run's verification reads it. */
-type CauseOfItem = (item: CauseItem) => Cause | null;
+/** An item's cause, as the run's verification decided it. */
+type CauseOfItem = (item: FixtureView['item'] | ScriptView['item']) => Cause | null;
 
 function causeText(cause: Cause | null): string | null {
   // A cause with no hint is the detail itself: nothing to add.
@@ -244,12 +244,10 @@ function properties(run: RunRecord, model: ReportModel): string[] {
 
 export function renderJUnit(run: RunRecord): string {
   const personas = run.personas ?? [];
-  const endpoint = run.agent.endpoint ?? null;
-  // As the gate reads each cause: whether the agent replied to other items changes a 5xx's fix, and
-  // whether the judge or the simulator answered other calls a dropped connection's.
-  const { answered, spansCame, models } = runEvidence([...run.fixtures, ...personas]);
-  const causeOfItem: CauseOfItem = (item) => causeOf(item, endpoint, answered, spansCame, models, run.configName);
   const model = buildModel(run);
+  // Each item's cause is the group the verification decided it into (src/evaluate/causes.ts,
+  // causeGroups), the one the comment and the terminal list it under: never decided again here.
+  const causeOfItem: CauseOfItem = (item) => model.decided.get(item) ?? null;
   const t = personas.length === 0 ? model.tallies : tallies([...run.fixtures, ...personas]);
   // An incomplete merge (a shard missing or excluded) is a test case of its own, in error: as a
   // property only, most CI viewers showed a merge without a shard's items as green (docs/cli.md,

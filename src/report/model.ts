@@ -119,8 +119,13 @@ export interface ReportModel {
   flaky: Item[];
   /** Was the run verified (every item measured, not interrupted, the merge complete)? Its causes, largest first. */
   verification: Verification;
-  /** The cause of each errored or not evaluated item (the groups of `verification.causes`). */
+  /** The cause of each item of the errored and not evaluated sections (the groups of `verification.causes`), which they are listed under. */
   causeOf: ReadonlyMap<Item, CauseGroup>;
+  /**
+   * The cause of every item the verification gave one, in whatever section (a not evaluated item with
+   * no baseline is listed under "New"), decided once (causeGroups): JUnit's test cases read it (src/report/junit.ts).
+   */
+  decided: ReadonlyMap<Item, CauseGroup>;
   /** Items by pass-rate tier (docs/statistics.md, "The tier"); items without `stats` are not counted. */
   tiers: Readonly<Record<Tier, number>>;
   /** The run's pass-rate change from its `stats` (docs/statistics.md, "The run"); null when the record has none, or when it has nothing to say (runRateSaysSomething). */
@@ -227,7 +232,7 @@ export function buildModel(run: RunRecord): ReportModel {
   sections.errored.sort(byCause);
   // A run whose items all did what their baselines did, once each, has nothing to say there (docs/statistics.md, "The run's pass-rate line").
   const runRate = run.stats == null || !runRateSaysSomething(run.stats) ? null : runRateParts(run.stats, { errored: counts.errored, notEvaluated: counts.notEvaluated });
-  return { sections, views, tallies: counts, total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky, verification, causeOf: causes, tiers, runRate, tooFew: tooFewOfRun(items), removed: run.removed ?? [], suiteEdited: suiteEdited(run.suiteEdits) };
+  return { sections, views, tallies: counts, total: items.length, fixtures: run.fixtures.length, scripts: personas.length, probes, flaky, verification, causeOf: causes, decided: groupOf as ReadonlyMap<Item, CauseGroup>, tiers, runRate, tooFew: tooFewOfRun(items), removed: run.removed ?? [], suiteEdited: suiteEdited(run.suiteEdits) };
 }
 
 /** "fixtures", "persona scripts" or "items" (both kinds) for `n` of these items. */

@@ -182,4 +182,22 @@ describe('right-to-left text on the terminal', () => {
     expect(line).toContain(`: ${FSI}find_order {"city": "تل أبيب", "n": 3, "note": "שלום"}${PDI}, find_order {"id": "1"}`);
     expect([line, RTL.test(outsideIsolates(line ?? ''))]).toEqual([line, false]);
   });
+
+  it('a begun tool call cut on a narrow terminal closes its isolate before the "…": the "…" and the calls after it keep the line\'s direction', () => {
+    const call = toolCall('find_order', { city: 'تل أبيب', n: 3, note: 'שלום' }, { status: 'נשלח' });
+    const r = run([fixture('begun', { errored: true, verdict: null, reply: null, error: 'stream cut', toolCalls: [call, toolCall('find_order', { id: '1' }, { ok: true })] })]);
+    const whole = renderTerminal(r, { color: false }).split('\n').find((l) => l.includes('find_order')) ?? '';
+    // Every width that cuts the line inside the call's isolate, down to one that keeps little of it.
+    const start = whole.indexOf(FSI);
+    const end = whole.indexOf(PDI);
+    expect([start > 0, end > start]).toEqual([true, true]);
+    for (let width = start + 4; width <= end + 1; width++) {
+      const line = renderTerminal(r, { color: false, width }).split('\n').find((l) => l.includes('begun before')) ?? '';
+      expect(line.length, `width ${width}`).toBeLessThanOrEqual(width);
+      expect(line.endsWith(`${PDI}…`), `width ${width}: ${line}`).toBe(true);
+      // Nothing right-to-left, the "…" included, outside an isolate; none left open.
+      expect(RTL.test(outsideIsolates(line)), `width ${width}`).toBe(false);
+      expect(line.split(FSI).length, `width ${width}`).toBe(line.split(PDI).length);
+    }
+  });
 });

@@ -142,6 +142,37 @@ describe('helpers', () => {
     expect(clipShown('plain text here', 6)).toBe(clip('plain text here', 6));
   });
 
+  it('clipShown closes each isolate of right-to-left text it cut before its "…", at every width, and never parts a character', () => {
+    const FSI = '\u2068';
+    const PDI = '\u2069';
+    /** How many isolates `line` leaves open; and whether its "…" is inside one. */
+    const open = (line: string): { open: number; ellipsisInside: boolean } => {
+      let depth = 0;
+      let ellipsisInside = false;
+      for (const ch of line) {
+        if (ch === FSI) depth++;
+        else if (ch === PDI) depth = Math.max(0, depth - 1);
+        else if (ch === '…' && depth > 0) ellipsisInside = true;
+      }
+      return { open: depth, ellipsisInside };
+    };
+    // A run of Hebrew, one of Adlam (beyond the BMP: surrogate pairs), a family emoji (joined by U+200D) inside, one isolate within another.
+    const shown = `tools begun: ${FSI}find_order {"city": "תל אביב", "who": "𞤀𞤁𞤂 👨‍👩‍👧 ${FSI}שלום${PDI}"}${PDI}, find_order {"id": "1"}`;
+    for (let max = 1; max < shown.length; max++) {
+      const cut = clipShown(shown, max);
+      expect(cut.length, `max ${max}`).toBeLessThanOrEqual(max);
+      expect(cut.endsWith('…'), `max ${max}`).toBe(true);
+      expect(open(cut), `max ${max}: ${cut}`).toEqual({ open: 0, ellipsisInside: false });
+      // Whole characters: no lone surrogate, no emoji parted from its joiner.
+      expect(cut, `max ${max}`).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|\u200D(?:\u2069|…)/);
+    }
+    // Cut inside the isolate, the mark that closes it comes before the "…": it was `..."תל א…`, the isolate left open.
+    expect(clipShown(shown, 40)).toBe(`tools begun: ${FSI}find_order {"city": "תל ${PDI}…`);
+    // An isolate opened with nothing kept in it is dropped, not closed.
+    expect(clipShown(shown, 15)).toBe('tools begun: …');
+    expect(clipShown(shown, shown.length)).toBe(shown);
+  });
+
   it('clip never splits a surrogate pair', () => {
     expect(clip('ab😀cd', 4)).toBe('ab…');
     expect(clip('abc', 3)).toBe('abc');
