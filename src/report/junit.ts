@@ -55,10 +55,10 @@ function seconds(ms: number): string {
   return (Number.isFinite(ms) && ms > 0 ? ms / 1000 : 0).toFixed(3);
 }
 
-/** "cause: HTTP 404 from https://host/api/chat: check agent-path or agent.url", for an item not verified. */
 /** An item's cause, as the run's verification decided it. */
 type CauseOfItem = (item: FixtureView['item'] | ScriptView['item']) => Cause | null;
 
+/** "cause: HTTP 404 from https://host/api/chat: check agent-path or agent.url", for an item not verified. */
 function causeText(cause: Cause | null): string | null {
   // A cause with no hint is the detail itself: nothing to add.
   return cause === null || cause.hint === null ? null : `cause: ${cause.what}: ${cause.hint}`;
