@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderConfigErrors,terminalIssue}from"./chunk-OUWU6KVP.js";import"./chunk-L6FBGNMG.js";import"./chunk-HEY5KCJX.js";import"./chunk-CVZQCJHI.js";import"./chunk-YK7EQNMH.js";import"./chunk-DG7EX4NU.js";import"./chunk-UX34PKWR.js";import"./chunk-3Q2EM4YM.js";import"./chunk-4VOPAL6L.js";import"./chunk-QM5LHI6K.js";import"./chunk-BFNB2FPI.js";import"./chunk-6BPKDHAS.js";export{renderConfigErrors,terminalIssue};
