@@ -55,6 +55,9 @@ export function jsonErrorWords(message: string): string {
     .replace(CONTROL_TOKEN(), (_, c: string) => `'${JSON.stringify(c).slice(1, -1)}'`);
 }
 
+/** A literal or a number that ends at the text's end before it is whole: "t", "fals", "nu", "-", "12.", "1e", "1.5E-". */
+const CUT_WORD = /(?:t(?:ru?)?|f(?:a(?:ls?)?)?|n(?:ul?)?|-|-?(?:0|[1-9]\d*)(?:\.\d*)?(?:[eE][+-]?\d*)?)$/y;
+
 /**
  * The offset of the first character of `text` that JSON does not take there (text.length when it
  * ends too soon), or null when it is JSON or nests deeper than MAX_JSON_DEPTH (so the recursion is
@@ -79,7 +82,12 @@ export function jsonSyntaxOffset(text: string): number | null {
       if (ch === 0x5c) {
         i++;
         if (text[i] === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail();
+          const hex = text.slice(i + 1, i + 5);
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) {
+            // An escape the text ends inside ("\u00") ends too soon.
+            if (i + 5 > text.length && /^[0-9a-fA-F]*$/.test(hex)) i = text.length;
+            fail();
+          }
           i += 4;
         } else if (!'"\\/bfnrt'.includes(text[i] ?? 'x')) fail();
       }
@@ -119,8 +127,18 @@ export function jsonSyntaxOffset(text: string): number | null {
     if (ch === '"') return string();
     const word = /true|false|null|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
     word.lastIndex = i;
-    if (!word.test(text)) fail();
-    i = word.lastIndex;
+    const whole = word.test(text);
+    const end = whole ? word.lastIndex : i;
+    // A word the text ends inside ("tr", "nul", "-", "1.", "2e+") ends too soon: a text cut there.
+    if (end < text.length) {
+      CUT_WORD.lastIndex = i;
+      if (CUT_WORD.test(text)) {
+        i = text.length;
+        fail();
+      }
+    }
+    if (!whole) fail();
+    i = end;
   };
   try {
     value();

@@ -80,6 +80,17 @@ describe('parseRecord', () => {
     const CUT = 'the file ends before the record does';
     // Cut short: the parser stops at the end, inside a string, a list or an object.
     for (const cut of ['{"schemaVersion": 1, "reply": "say \\', '{"schemaVersion": 1, "reply": "say \\"', '{"schemaVersion": 1, "x":', '{"a": [1, 2', '{"a": 1.']) expect(said(cut), cut).toContain(CUT);
+    // Inside a word or an escape: a literal, a number or a \u escape the file ends before it is whole
+    // (was "expected a results.json" where the parser named no position: which of them a cut in the
+    // middle of a record lands in follows its times, so the same cut file read one way or the other).
+    for (const cut of ['{"ok": t', '{"ok": tr', '{"ok": fals', '{"x": nu', '{"a": -', '{"a": 12e', '{"a": 1.5E-', '{"reply": "a\\u00']) expect(said(cut), cut).toContain(CUT);
+    // Every cut of a whole record that leaves a file not ending in a string is said to be cut short.
+    const whole = serializeRecord(record([fixture('a'), fixture('b', { reply: 'Returns within 30 days: \u00e9 "quoted" \\ done' })]));
+    for (let k = 1; k < whole.length - 1; k++) {
+      const cut = whole.slice(0, k);
+      if (/[}\]]$/.test(cut.trimEnd())) continue;
+      expect(said(cut), `cut at ${String(k)}: ${JSON.stringify(cut.slice(-20))}`).toContain(CUT);
+    }
     // Was "cut off" of each: a quote left out inside a list on one line (the rest read inside out), a value left out (its object not closed).
     expect(said('{"schemaVersion": 1, "labels": ["a, "b"], "x": 1}')).toBe("r.json: not valid JSON (Expected ',' or ']' after array element, at line 1, column 38): expected a results.json written by agent-replay");
     expect(said('{"schemaVersion": 1, "a": {"b": }')).toBe("r.json: not valid JSON (Unexpected token '}', at line 1, column 33): expected a results.json written by agent-replay");
