@@ -638,10 +638,11 @@ export function downHint(status: string | undefined, reason: string, s: ModelSet
   // A certificate Node refused (a panel member's: "openai m1: its TLS certificate is refused: ..."): the certificate's own fix (src/tls-certificate.ts).
   const tls = status === undefined ? tlsProblem(TLS_REFUSED.exec(reason)?.[1]) : null;
   if (tls !== null) return tls.fix;
-  if (status === undefined && new RegExp(`(?:^|: )no connection to the ${s.who} opened within \\d[\\d,]* ms`).test(reason)) {
+  const deadline = status === undefined ? DEADLINES[s.who]() : null;
+  if (deadline?.opened.test(reason) === true) {
     return `the host never completed the connection (a host that is down, or a firewall that drops packets, looks like this): check ${s.url} and that the ${s.who} is up; raise judge.timeoutMs if it is only slow`;
   }
-  if (status === undefined && new RegExp(`(?:^|: )no answer from the ${s.who} within \\d[\\d,]* ms`).test(reason)) return `raise judge.timeoutMs in ${file} if the ${s.who} is slow, or check ${s.url} and that it is up`;
+  if (deadline?.answered.test(reason) === true) return `raise judge.timeoutMs in ${file} if the ${s.who} is slow, or check ${s.url} and that it is up`;
   // A key no HTTP header can carry (src/judge/http.ts, notSentWords): nothing was sent, and the key is the one setting at fault.
   if (status === undefined && KEY_NOT_SENT.test(reason)) return `set ${s.key} (${s.keyAt ?? 'judge.apiKey'}) again without the line break or the character outside Latin-1, where it is written or in the variable it is read from (a secret pasted with a line break)`;
   // Its address and key worked for other calls of this run (calibration): a connection it closed is a passing fault, not a setting.
@@ -652,6 +653,20 @@ export function downHint(status: string | undefined, reason: string, s: ModelSet
   const lost = status === undefined ? connectionFix(reason, s) : null;
   return lost ?? settingsFix(s);
 }
+
+/** A client's deadline, as its reason says it (src/http/network.ts, deadlineText), at its start or a panel member's: each client's built on its first use. */
+function deadlinePatterns(who: ModelSettings['who']): () => { opened: RegExp; answered: RegExp } {
+  return onFirstUse(() => ({
+    opened: new RegExp(`(?:^|: )no connection to the ${who} opened within \\d[\\d,]* ms`),
+    answered: new RegExp(`(?:^|: )no answer from the ${who} within \\d[\\d,]* ms`),
+  }));
+}
+
+const DEADLINES: Record<ModelSettings['who'], () => { opened: RegExp; answered: RegExp }> = {
+  judge: deadlinePatterns('judge'),
+  'meaning judge': deadlinePatterns('meaning judge'),
+  simulator: deadlinePatterns('simulator'),
+};
 
 /** The fix of a connection refused, closed without an answer, never opened, or whose host name did not resolve, at a reason's start or a panel member's; null for another failure. */
 function connectionFix(reason: string, s: ModelSettings): string | null {
@@ -788,7 +803,7 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
     // The first member's own status, else its own failure, is the panel's: a status in a label or a server's words is none.
     const ways = panel.members.flatMap((r) => DOWN_START.exec(r)?.[0] ?? []);
     // The first member not reached: not one that answered (without a score, an HTTP 200 with an error among them), nor one whose answer was not read, was cut, or was not asked.
-    const said = panel.own.find((r) => !isNoScoreReason(r) && !UNREAD_START.test(r) && !isCutReason(r) && !r.startsWith(CALL_FAILED_WORDS));
+    const said = panel.own.find((r) => !isNoScoreReason(r) && !UNREAD_START().test(r) && !isCutReason(r) && !r.startsWith(CALL_FAILED_WORDS));
     // Its words and its fix one member's: a status's, else the first not reached's own (a connection
     // closed, whose fix is its settings'), never its words over the fix of a deadline after it.
     const down = judgeDown(file, reason, ways.find((way) => way.startsWith('HTTP ')) ?? said ?? ways[0], panel.own, said);
@@ -869,16 +884,20 @@ interface PanelCounts {
   own: string[];
 }
 
-/** How a member's reason that says its answer came in a form not read begins (unfinishedAnswer; src/judge/http.ts). */
-const UNREAD_START = new RegExp(
-  `^(?:it answered the TLS handshake with an alert|it answered without TLS \\(|response is not JSON\\b|response is encoded as "|response says it is encoded as |response is larger than |${STREAMED.replace(/[()]/g, '\\$&')}|the judge at \\S+ gave |the judge's answer \\(HTTP \\d{3}\\) (?:did not end|broke off))`,
+/** How a member's reason that says its answer came in a form not read begins (unfinishedAnswer; src/judge/http.ts): compiled once, when a panel's reason is first read. */
+const UNREAD_START = onFirstUse(
+  () =>
+    new RegExp(
+      `^(?:it answered the TLS handshake with an alert|it answered without TLS \\(|response is not JSON\\b|response is encoded as "|response says it is encoded as |response is larger than |${STREAMED.replace(/[()]/g, '\\$&')}|the judge at \\S+ gave |the judge's answer \\(HTTP \\d{3}\\) (?:did not end|broke off))`,
+    ),
 );
 
 /**
  * How a client's reason for an HTTP 200 that carried an error begins (src/judge/client.ts and
- * structured.ts, noAnswerWords: `unexpected response: no choices[0].message.content: an error in the HTTP 200 answer: "..."`).
+ * structured.ts, noAnswerWords: `unexpected response: no choices[0].message.content: an error in the HTTP 200 answer: "..."`):
+ * compiled once, when a panel's reason is first read.
  */
-const ERROR_200_START = new RegExp(`^unexpected response: no [^:]*: ${ERROR_IN_200}: `);
+const ERROR_200_START = onFirstUse(() => new RegExp(`^unexpected response: no [^:]*: ${ERROR_IN_200}: `));
 
 /** A member's label before its reason, as src/assertions/judge.ts (memberLabel) writes it: quoted (JSON), or without ": " and "; ". */
 const MEMBER_LABEL = /^(?:"(?:[^"\\]|\\.)*"|[^"](?:(?!: |; ).)*): /;
@@ -951,12 +970,12 @@ function panelCounts(reason: string, kind?: string): PanelCounts | null {
   const failed = Number(counts[1]);
   // Each member by the words its own reason begins with, never by words in a label or a server's error.
   const { members, own } = memberReasons(reason, counts[0].length + 2, failed);
-  const error200 = members.filter((r) => ERROR_200_START.test(r)).length;
-  const unread = members.flatMap((r) => (UNREAD_START.test(r) ? (unfinishedAnswer(r, 'judge') ?? []) : []));
+  const error200 = members.filter((r) => ERROR_200_START().test(r)).length;
+  const unread = members.flatMap((r) => (UNREAD_START().test(r) ? (unfinishedAnswer(r, 'judge') ?? []) : []));
   const cut = members.filter(isCutReason).length;
   const ours = members.filter((r) => r.startsWith(CALL_FAILED_WORDS)).length;
   // A member whose HTTP 200 carried an error is said "unexpected response: ...: an error in the HTTP 200 answer": counted as that, not as one without a score.
-  const noScore = members.filter((r) => isNoScoreReason(r) && !ERROR_200_START.test(r)).length;
+  const noScore = members.filter((r) => isNoScoreReason(r) && !ERROR_200_START().test(r)).length;
   const told = noScore + error200 + unread.length + cut;
   const byKind = counts[3];
   const unreachable =
