@@ -808,7 +808,7 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
     // closed, whose fix is its settings'), never its words over the fix of a deadline after it.
     const down = judgeDown(file, reason, ways.find((way) => way.startsWith('HTTP ')) ?? said ?? ways[0], panel.own, said);
     kinds.push({ cause: down, members: `${panel.unreachable} not reached` });
-    for (const [hint, way] of downWays(panel.members, file)) if (hint !== down.hint) kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: `${way.n} not reached (${way.said})` });
+    for (const [hint, way] of downWays(panel.own, file)) if (hint !== down.hint) kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: `${way.n} not reached (${way.said})` });
   }
   if (panel.noScore > 0) kinds.push({ cause: noScoreCause(), members: `${panel.noScore} that answered without a usable score` });
   for (const [key, n] of countBy(panel.unread.map((c) => c.key))) {
@@ -832,24 +832,38 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
 
 /**
  * The ways a panel's members were not reached, by the fix each gets (downHint): a status
- * that begins a member's reason (memberReasons), its deadline, or its certificate refused; how many
- * members, and how it is said. A label or a server's words that say "HTTP 404" or a deadline are
- * no member's way. A proxy's refusal (`the proxy refused the tunnel (CONNECT): HTTP 403`) and a
- * deadline through a proxy are the proxy's (proxyCause), not counted here.
+ * that begins a member's own reason (memberReasons), its deadline, its certificate refused, its key
+ * that could not be sent, or its connection refused, closed, never opened or whose host did not
+ * resolve; how many members, and how it is said. A label or a server's words that say "HTTP 404" or
+ * a deadline are no member's way. A proxy's refusal (`the proxy refused the tunnel (CONNECT): HTTP
+ * 403`) and a deadline through a proxy are the proxy's (proxyCause), not counted here.
  */
-function downWays(members: readonly string[], file: string): Map<string, { key: string; n: number; said: string }> {
+function downWays(own: readonly string[], file: string): Map<string, { key: string; n: number; said: string }> {
   const ways = new Map<string, { key: string; n: number; said: string }>();
-  for (const m of members.map((r) => DOWN_START.exec(r)).filter((m) => m !== null)) {
-    const status = m[1];
-    const hint = downHint(status, m[0], JUDGE_SETTINGS, null, file);
+  for (const r of own) {
+    const m = DOWN_START.exec(r);
+    const lost = m === null ? LOST_WAYS.find((w) => w.words.exec(r)?.index === 0) : undefined;
+    if (m === null && lost === undefined) continue;
+    const status = m?.[1];
+    const hint = downHint(status, m?.[0] ?? r, JUDGE_SETTINGS, null, file);
     const way = ways.get(hint);
     if (way !== undefined) way.n += 1;
+    else if (lost !== undefined) ways.set(hint, { key: lost.key, n: 1, said: lost.said });
     else if (status !== undefined) ways.set(hint, { key: status, n: 1, said: `HTTP ${status}` });
-    else if (m[3] !== undefined) ways.set(hint, { key: `tls:${m[3]}`, n: 1, said: `its TLS certificate refused, ${m[3]}` });
-    else ways.set(hint, { key: m[2] === 'no answer from the judge' ? 'timeout' : 'connect', n: 1, said: m[2] === 'no answer from the judge' ? 'no answer in time' : 'no connection in time' });
+    else if (m?.[3] !== undefined) ways.set(hint, { key: `tls:${m[3]}`, n: 1, said: `its TLS certificate refused, ${m[3]}` });
+    else ways.set(hint, { key: m?.[2] === 'no answer from the judge' ? 'timeout' : 'connect', n: 1, said: m?.[2] === 'no answer from the judge' ? 'no answer in time' : 'no connection in time' });
   }
   return ways;
 }
+
+/** How a member's reason begins that says it was not reached otherwise than DOWN_START's (downWays): nothing sent, or a connection that failed (connectionFix). */
+const LOST_WAYS: readonly { words: RegExp; key: string; said: string }[] = [
+  { words: KEY_NOT_SENT, key: 'key-not-sent', said: 'its key could not be sent' },
+  { words: REFUSED, key: 'refused', said: 'connection refused' },
+  { words: DROPPED, key: 'closed', said: 'connection closed' },
+  { words: UNRESOLVED, key: 'unresolved', said: 'host name not resolved' },
+  { words: UNREACHED, key: 'unreached', said: 'no connection' },
+];
 
 /** How a member's reason that says it was not reached begins (downWays): its status, its deadline, or its certificate refused (its code). */
 const DOWN_START = /^(?:HTTP (\d{3})\b|(no connection to the judge opened|no answer from the judge) within \d[\d,]* ms(?! through )|its TLS certificate is refused: [^;]+? \(([A-Z_]+)\))/;
