@@ -1340,6 +1340,8 @@ export interface CauseGroups {
 export function causeGroups(items: readonly CauseItem[], endpoint: string | null, file: string = NEW_CONFIG_NAME): CauseGroups {
   const groups = new Map<string, CauseGroup>();
   const of = new Map<CauseItem, CauseGroup>();
+  // A group whose items' causes are worded differently (a deadline, an address, an attempt count of their own): each wording, once.
+  const worded = new Map<CauseGroup, Set<string>>();
   // Read over every item, and only once an item has a cause: a verified run (every item has a pass
   // or fail verdict, causeOf's null) reads none of it (docs/performance.md).
   let evidence: RunEvidence | null = null;
@@ -1349,12 +1351,59 @@ export function causeGroups(items: readonly CauseItem[], endpoint: string | null
     const cause = causeOf(item, endpoint, evidence.answered, evidence.spansCame, evidence.models, file);
     if (cause === null) continue;
     let group = groups.get(cause.key);
-    if (group) group.labels.push(item.label);
-    else groups.set(cause.key, (group = { ...cause, labels: [item.label] }));
+    if (group) {
+      group.labels.push(item.label);
+      if (cause.what !== group.what || worded.has(group)) worded.set(group, (worded.get(group) ?? new Set([group.what])).add(cause.what));
+    } else groups.set(cause.key, (group = { ...cause, labels: [item.label] }));
     of.set(item, group);
   }
+  // The group says what all its items share; each item's line says its own (docs/troubleshooting.md, "Not evaluated").
+  for (const [group, whats] of worded) group.what = sharedWhat([...whats]);
   return { groups: [...groups.values()].sort((a, b) => b.labels.length - a.labels.length), of };
 }
+
+/**
+ * What the causes of one group say alike (causeGroups), when their items' words differ (`no answer
+ * from the judge within 30,000 ms` and `... 60,000 ms`, `connection refused at 127.0.0.1:9` and
+ * `... :11434`, `(2 attempts)` and `(3 attempts)`): their words up to the first that differs, not
+ * inside a parenthesis or a quote left open there, without a trailing "within", "at", "after" and
+ * the like: `no answer from the judge`. The first's words when they share none.
+ */
+function sharedWhat(whats: readonly string[]): string {
+  const [first = '', ...others] = whats;
+  let shared = first;
+  for (const other of others) {
+    let k = 0;
+    while (k < shared.length && k < other.length && shared[k] === other[k]) k += 1;
+    // Never inside a word: "127.0.0.1:9" and "127.0.0.1:11434" share "127.0.0.1:" but no address.
+    if (!wordEnds(shared, k) || !wordEnds(other, k)) k = Math.max(0, shared.lastIndexOf(' ', k - 1));
+    shared = shared.slice(0, k);
+  }
+  // A parenthesis or a quote the shared words leave open is cut before it opened, the outermost first.
+  const opened: number[] = [];
+  for (let i = 0; i < shared.length; i += 1) {
+    const c = shared[i];
+    if (c === '(') opened.push(i);
+    else if (c === ')' && shared[opened.at(-1) ?? -1] === '(') opened.pop();
+    else if (c === '"') {
+      if (shared[opened.at(-1) ?? -1] === '"') opened.pop();
+      else opened.push(i);
+    }
+  }
+  if (opened.length > 0) shared = shared.slice(0, opened[0]);
+  shared = shared.replace(SHARED_TAIL, '');
+  return shared === '' ? first : shared;
+}
+
+/** Does a word of `text` end at `at`: its end, a space, or a clause's mark before a space ("ms," in "ms, given up"). */
+function wordEnds(text: string, at: number): boolean {
+  const c = text[at];
+  if (c === undefined || c === ' ') return true;
+  return (c === ',' || c === ';' || c === ':') && (text[at + 1] ?? ' ') === ' ';
+}
+
+/** What shared words do not end in (sharedWhat): a clause's mark, or a word that leads to the part that differed. */
+const SHARED_TAIL = /(?:[\s,:;]|\s(?:within|at|after|before|from|to|of|in|for|by|with|on|and|or|than|the|a|an))+$/;
 
 /** "all 5: HTTP 404 from https://host/api/chat: check agent-path or agent.url" ("3 of 5: ..."). */
 export function causeLine(group: CauseGroup, of: number): string {
