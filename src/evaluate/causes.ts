@@ -638,10 +638,11 @@ export function downHint(status: string | undefined, reason: string, s: ModelSet
   // A certificate Node refused (a panel member's: "openai m1: its TLS certificate is refused: ..."): the certificate's own fix (src/tls-certificate.ts).
   const tls = status === undefined ? tlsProblem(TLS_REFUSED.exec(reason)?.[1]) : null;
   if (tls !== null) return tls.fix;
-  if (status === undefined && new RegExp(`(?:^|: )no connection to the ${s.who} opened within \\d[\\d,]* ms`).test(reason)) {
+  const deadline = status === undefined ? DEADLINES[s.who]() : null;
+  if (deadline?.opened.test(reason) === true) {
     return `the host never completed the connection (a host that is down, or a firewall that drops packets, looks like this): check ${s.url} and that the ${s.who} is up; raise judge.timeoutMs if it is only slow`;
   }
-  if (status === undefined && new RegExp(`(?:^|: )no answer from the ${s.who} within \\d[\\d,]* ms`).test(reason)) return `raise judge.timeoutMs in ${file} if the ${s.who} is slow, or check ${s.url} and that it is up`;
+  if (deadline?.answered.test(reason) === true) return `raise judge.timeoutMs in ${file} if the ${s.who} is slow, or check ${s.url} and that it is up`;
   // A key no HTTP header can carry (src/judge/http.ts, notSentWords): nothing was sent, and the key is the one setting at fault.
   if (status === undefined && KEY_NOT_SENT.test(reason)) return `set ${s.key} (${s.keyAt ?? 'judge.apiKey'}) again without the line break or the character outside Latin-1, where it is written or in the variable it is read from (a secret pasted with a line break)`;
   // Its address and key worked for other calls of this run (calibration): a connection it closed is a passing fault, not a setting.
@@ -652,6 +653,20 @@ export function downHint(status: string | undefined, reason: string, s: ModelSet
   const lost = status === undefined ? connectionFix(reason, s) : null;
   return lost ?? settingsFix(s);
 }
+
+/** A client's deadline, as its reason says it (src/http/network.ts, deadlineText), at its start or a panel member's: each client's built on its first use. */
+function deadlinePatterns(who: ModelSettings['who']): () => { opened: RegExp; answered: RegExp } {
+  return onFirstUse(() => ({
+    opened: new RegExp(`(?:^|: )no connection to the ${who} opened within \\d[\\d,]* ms`),
+    answered: new RegExp(`(?:^|: )no answer from the ${who} within \\d[\\d,]* ms`),
+  }));
+}
+
+const DEADLINES: Record<ModelSettings['who'], () => { opened: RegExp; answered: RegExp }> = {
+  judge: deadlinePatterns('judge'),
+  'meaning judge': deadlinePatterns('meaning judge'),
+  simulator: deadlinePatterns('simulator'),
+};
 
 /** The fix of a connection refused, closed without an answer, never opened, or whose host name did not resolve, at a reason's start or a panel member's; null for another failure. */
 function connectionFix(reason: string, s: ModelSettings): string | null {
@@ -788,12 +803,12 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
     // The first member's own status, else its own failure, is the panel's: a status in a label or a server's words is none.
     const ways = panel.members.flatMap((r) => DOWN_START.exec(r)?.[0] ?? []);
     // The first member not reached: not one that answered (without a score, an HTTP 200 with an error among them), nor one whose answer was not read, was cut, or was not asked.
-    const said = panel.own.find((r) => !isNoScoreReason(r) && !UNREAD_START.test(r) && !isCutReason(r) && !r.startsWith(CALL_FAILED_WORDS));
+    const said = panel.own.find((r) => !isNoScoreReason(r) && !UNREAD_START().test(r) && !isCutReason(r) && !r.startsWith(CALL_FAILED_WORDS));
     // Its words and its fix one member's: a status's, else the first not reached's own (a connection
     // closed, whose fix is its settings'), never its words over the fix of a deadline after it.
     const down = judgeDown(file, reason, ways.find((way) => way.startsWith('HTTP ')) ?? said ?? ways[0], panel.own, said);
     kinds.push({ cause: down, members: `${panel.unreachable} not reached` });
-    for (const [hint, way] of downWays(panel.members, file)) if (hint !== down.hint) kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: `${way.n} not reached (${way.said})` });
+    for (const [hint, way] of downWays(panel.own, file)) if (hint !== down.hint) kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: `${way.n} not reached (${way.said})` });
   }
   if (panel.noScore > 0) kinds.push({ cause: noScoreCause(), members: `${panel.noScore} that answered without a usable score` });
   for (const [key, n] of countBy(panel.unread.map((c) => c.key))) {
@@ -817,24 +832,38 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
 
 /**
  * The ways a panel's members were not reached, by the fix each gets (downHint): a status
- * that begins a member's reason (memberReasons), its deadline, or its certificate refused; how many
- * members, and how it is said. A label or a server's words that say "HTTP 404" or a deadline are
- * no member's way. A proxy's refusal (`the proxy refused the tunnel (CONNECT): HTTP 403`) and a
- * deadline through a proxy are the proxy's (proxyCause), not counted here.
+ * that begins a member's own reason (memberReasons), its deadline, its certificate refused, its key
+ * that could not be sent, or its connection refused, closed, never opened or whose host did not
+ * resolve; how many members, and how it is said. A label or a server's words that say "HTTP 404" or
+ * a deadline are no member's way. A proxy's refusal (`the proxy refused the tunnel (CONNECT): HTTP
+ * 403`) and a deadline through a proxy are the proxy's (proxyCause), not counted here.
  */
-function downWays(members: readonly string[], file: string): Map<string, { key: string; n: number; said: string }> {
+function downWays(own: readonly string[], file: string): Map<string, { key: string; n: number; said: string }> {
   const ways = new Map<string, { key: string; n: number; said: string }>();
-  for (const m of members.map((r) => DOWN_START.exec(r)).filter((m) => m !== null)) {
-    const status = m[1];
-    const hint = downHint(status, m[0], JUDGE_SETTINGS, null, file);
+  for (const r of own) {
+    const m = DOWN_START.exec(r);
+    const lost = m === null ? LOST_WAYS.find((w) => w.words.exec(r)?.index === 0) : undefined;
+    if (m === null && lost === undefined) continue;
+    const status = m?.[1];
+    const hint = downHint(status, m?.[0] ?? r, JUDGE_SETTINGS, null, file);
     const way = ways.get(hint);
     if (way !== undefined) way.n += 1;
+    else if (lost !== undefined) ways.set(hint, { key: lost.key, n: 1, said: lost.said });
     else if (status !== undefined) ways.set(hint, { key: status, n: 1, said: `HTTP ${status}` });
-    else if (m[3] !== undefined) ways.set(hint, { key: `tls:${m[3]}`, n: 1, said: `its TLS certificate refused, ${m[3]}` });
-    else ways.set(hint, { key: m[2] === 'no answer from the judge' ? 'timeout' : 'connect', n: 1, said: m[2] === 'no answer from the judge' ? 'no answer in time' : 'no connection in time' });
+    else if (m?.[3] !== undefined) ways.set(hint, { key: `tls:${m[3]}`, n: 1, said: `its TLS certificate refused, ${m[3]}` });
+    else ways.set(hint, { key: m?.[2] === 'no answer from the judge' ? 'timeout' : 'connect', n: 1, said: m?.[2] === 'no answer from the judge' ? 'no answer in time' : 'no connection in time' });
   }
   return ways;
 }
+
+/** How a member's reason begins that says it was not reached otherwise than DOWN_START's (downWays): nothing sent, or a connection that failed (connectionFix). */
+const LOST_WAYS: readonly { words: RegExp; key: string; said: string }[] = [
+  { words: KEY_NOT_SENT, key: 'key-not-sent', said: 'its key could not be sent' },
+  { words: REFUSED, key: 'refused', said: 'connection refused' },
+  { words: DROPPED, key: 'closed', said: 'connection closed' },
+  { words: UNRESOLVED, key: 'unresolved', said: 'host name not resolved' },
+  { words: UNREACHED, key: 'unreached', said: 'no connection' },
+];
 
 /** How a member's reason that says it was not reached begins (downWays): its status, its deadline, or its certificate refused (its code). */
 const DOWN_START = /^(?:HTTP (\d{3})\b|(no connection to the judge opened|no answer from the judge) within \d[\d,]* ms(?! through )|its TLS certificate is refused: [^;]+? \(([A-Z_]+)\))/;
@@ -869,16 +898,20 @@ interface PanelCounts {
   own: string[];
 }
 
-/** How a member's reason that says its answer came in a form not read begins (unfinishedAnswer; src/judge/http.ts). */
-const UNREAD_START = new RegExp(
-  `^(?:it answered the TLS handshake with an alert|it answered without TLS \\(|response is not JSON\\b|response is encoded as "|response says it is encoded as |response is larger than |${STREAMED.replace(/[()]/g, '\\$&')}|the judge at \\S+ gave |the judge's answer \\(HTTP \\d{3}\\) (?:did not end|broke off))`,
+/** How a member's reason that says its answer came in a form not read begins (unfinishedAnswer; src/judge/http.ts): compiled once, when a panel's reason is first read. */
+const UNREAD_START = onFirstUse(
+  () =>
+    new RegExp(
+      `^(?:it answered the TLS handshake with an alert|it answered without TLS \\(|response is not JSON\\b|response is encoded as "|response says it is encoded as |response is larger than |${STREAMED.replace(/[()]/g, '\\$&')}|the judge at \\S+ gave |the judge's answer \\(HTTP \\d{3}\\) (?:did not end|broke off))`,
+    ),
 );
 
 /**
  * How a client's reason for an HTTP 200 that carried an error begins (src/judge/client.ts and
- * structured.ts, noAnswerWords: `unexpected response: no choices[0].message.content: an error in the HTTP 200 answer: "..."`).
+ * structured.ts, noAnswerWords: `unexpected response: no choices[0].message.content: an error in the HTTP 200 answer: "..."`):
+ * compiled once, when a panel's reason is first read.
  */
-const ERROR_200_START = new RegExp(`^unexpected response: no [^:]*: ${ERROR_IN_200}: `);
+const ERROR_200_START = onFirstUse(() => new RegExp(`^unexpected response: no [^:]*: ${ERROR_IN_200}: `));
 
 /** A member's label before its reason, as src/assertions/judge.ts (memberLabel) writes it: quoted (JSON), or without ": " and "; ". */
 const MEMBER_LABEL = /^(?:"(?:[^"\\]|\\.)*"|[^"](?:(?!: |; ).)*): /;
@@ -951,12 +984,12 @@ function panelCounts(reason: string, kind?: string): PanelCounts | null {
   const failed = Number(counts[1]);
   // Each member by the words its own reason begins with, never by words in a label or a server's error.
   const { members, own } = memberReasons(reason, counts[0].length + 2, failed);
-  const error200 = members.filter((r) => ERROR_200_START.test(r)).length;
-  const unread = members.flatMap((r) => (UNREAD_START.test(r) ? (unfinishedAnswer(r, 'judge') ?? []) : []));
+  const error200 = members.filter((r) => ERROR_200_START().test(r)).length;
+  const unread = members.flatMap((r) => (UNREAD_START().test(r) ? (unfinishedAnswer(r, 'judge') ?? []) : []));
   const cut = members.filter(isCutReason).length;
   const ours = members.filter((r) => r.startsWith(CALL_FAILED_WORDS)).length;
   // A member whose HTTP 200 carried an error is said "unexpected response: ...: an error in the HTTP 200 answer": counted as that, not as one without a score.
-  const noScore = members.filter((r) => isNoScoreReason(r) && !ERROR_200_START.test(r)).length;
+  const noScore = members.filter((r) => isNoScoreReason(r) && !ERROR_200_START().test(r)).length;
   const told = noScore + error200 + unread.length + cut;
   const byKind = counts[3];
   const unreachable =
@@ -1307,6 +1340,8 @@ export interface CauseGroups {
 export function causeGroups(items: readonly CauseItem[], endpoint: string | null, file: string = NEW_CONFIG_NAME): CauseGroups {
   const groups = new Map<string, CauseGroup>();
   const of = new Map<CauseItem, CauseGroup>();
+  // A group whose items' causes are worded differently (a deadline, an address, an attempt count of their own): each wording, once.
+  const worded = new Map<CauseGroup, Set<string>>();
   // Read over every item, and only once an item has a cause: a verified run (every item has a pass
   // or fail verdict, causeOf's null) reads none of it (docs/performance.md).
   let evidence: RunEvidence | null = null;
@@ -1316,12 +1351,59 @@ export function causeGroups(items: readonly CauseItem[], endpoint: string | null
     const cause = causeOf(item, endpoint, evidence.answered, evidence.spansCame, evidence.models, file);
     if (cause === null) continue;
     let group = groups.get(cause.key);
-    if (group) group.labels.push(item.label);
-    else groups.set(cause.key, (group = { ...cause, labels: [item.label] }));
+    if (group) {
+      group.labels.push(item.label);
+      if (cause.what !== group.what || worded.has(group)) worded.set(group, (worded.get(group) ?? new Set([group.what])).add(cause.what));
+    } else groups.set(cause.key, (group = { ...cause, labels: [item.label] }));
     of.set(item, group);
   }
+  // The group says what all its items share; each item's line says its own (docs/troubleshooting.md, "Not evaluated").
+  for (const [group, whats] of worded) group.what = sharedWhat([...whats]);
   return { groups: [...groups.values()].sort((a, b) => b.labels.length - a.labels.length), of };
 }
+
+/**
+ * What the causes of one group say alike (causeGroups), when their items' words differ (`no answer
+ * from the judge within 30,000 ms` and `... 60,000 ms`, `connection refused at 127.0.0.1:9` and
+ * `... :11434`, `(2 attempts)` and `(3 attempts)`): their words up to the first that differs, not
+ * inside a parenthesis or a quote left open there, without a trailing "within", "at", "after" and
+ * the like: `no answer from the judge`. The first's words when they share none.
+ */
+function sharedWhat(whats: readonly string[]): string {
+  const [first = '', ...others] = whats;
+  let shared = first;
+  for (const other of others) {
+    let k = 0;
+    while (k < shared.length && k < other.length && shared[k] === other[k]) k += 1;
+    // Never inside a word: "127.0.0.1:9" and "127.0.0.1:11434" share "127.0.0.1:" but no address.
+    if (!wordEnds(shared, k) || !wordEnds(other, k)) k = Math.max(0, shared.lastIndexOf(' ', k - 1));
+    shared = shared.slice(0, k);
+  }
+  // A parenthesis or a quote the shared words leave open is cut before it opened, the outermost first.
+  const opened: number[] = [];
+  for (let i = 0; i < shared.length; i += 1) {
+    const c = shared[i];
+    if (c === '(') opened.push(i);
+    else if (c === ')' && shared[opened.at(-1) ?? -1] === '(') opened.pop();
+    else if (c === '"') {
+      if (shared[opened.at(-1) ?? -1] === '"') opened.pop();
+      else opened.push(i);
+    }
+  }
+  if (opened.length > 0) shared = shared.slice(0, opened[0]);
+  shared = shared.replace(SHARED_TAIL, '');
+  return shared === '' ? first : shared;
+}
+
+/** Does a word of `text` end at `at`: its end, a space, or a clause's mark before a space ("ms," in "ms, given up"). */
+function wordEnds(text: string, at: number): boolean {
+  const c = text[at];
+  if (c === undefined || c === ' ') return true;
+  return (c === ',' || c === ';' || c === ':') && (text[at + 1] ?? ' ') === ' ';
+}
+
+/** What shared words do not end in (sharedWhat): a clause's mark, or a word that leads to the part that differed. */
+const SHARED_TAIL = /(?:[\s,:;]|\s(?:within|at|after|before|from|to|of|in|for|by|with|on|and|or|than|the|a|an))+$/;
 
 /** "all 5: HTTP 404 from https://host/api/chat: check agent-path or agent.url" ("3 of 5: ..."). */
 export function causeLine(group: CauseGroup, of: number): string {

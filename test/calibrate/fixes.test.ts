@@ -64,7 +64,9 @@ afterAll(async () => {
 function client(name: string): Judge {
   const [model = name, label = null] = name.split(' as ');
   const baseUrl = model === 'untrusted' ? `https://127.0.0.1:${tls.port}/v1` : server.url;
-  return createJudge({ provider: 'openai', baseUrl, model, apiKey: 'sk-k', timeoutMs: model === 'slow' ? 250 : 5_000, retries: 0, backoffMs: 0, concurrency: 2, label });
+  // A key pasted with a line break, which no HTTP header can carry: the request is not sent.
+  const apiKey = model === 'badkey' ? 'sk-k\nsk-k' : 'sk-k';
+  return createJudge({ provider: 'openai', baseUrl, model, apiKey, timeoutMs: model === 'slow' ? 250 : 5_000, retries: 0, backoffMs: 0, concurrency: 2, label });
 }
 
 /** A member whose request agent-replay could not make (it throws: src/judge/panel.ts counts it "judge call failed"). */
@@ -118,6 +120,11 @@ const shapes: Record<string, (string | Judge)[]> = {
   'panel: cut, then two timeouts': ['cut', 'slow as gw-east', 'slow as gw-west'],
   'unreachable (its TLS certificate refused)': ['untrusted'],
   'unreachable (a connection closed)': ['hangs'],
+  'unreachable (its key not sent)': ['badkey'],
+  // A member whose key could not be sent, or whose connection was closed, after one refused or slow: each its own fix.
+  'panel: a refused key and a key not sent': ['refuses', 'badkey', 'scores'],
+  'panel: a timeout and a key not sent': ['slow', 'badkey', 'scores'],
+  'panel: a timeout and a connection closed': ['slow', 'hangs', 'scores'],
   // The first member not reached says no status nor deadline, the next a deadline: each its own fix, the cause's words the first's.
   'panel: a connection closed, then a timeout': ['hangs', 'slow', 'scores'],
   'panel: TLS certificates refused': ['untrusted', 'untrusted', 'scores'],
@@ -125,7 +132,7 @@ const shapes: Record<string, (string | Judge)[]> = {
 };
 
 /** The single judge's shape of each model whose fix is the same in a panel (a cut member's is the panel's own: PANEL_CUT_HINT). */
-const alone: Record<string, string> = { hangs: 'unreachable (a connection closed)', untrusted: 'unreachable (its TLS certificate refused)', refuses: 'unreachable (HTTP 401)', slow: 'unreachable (a timeout)', prose: 'no score (prose)', declines: 'declined', error200: 'HTTP 200 with an error', html: 'an answer not read (HTML)' };
+const alone: Record<string, string> = { badkey: 'unreachable (its key not sent)', hangs: 'unreachable (a connection closed)', untrusted: 'unreachable (its TLS certificate refused)', refuses: 'unreachable (HTTP 401)', slow: 'unreachable (a timeout)', prose: 'no score (prose)', declines: 'declined', error200: 'HTTP 200 with an error', html: 'an answer not read (HTML)' };
 
 async function answerOf(shape: (string | Judge)[]): Promise<JudgeResult> {
   const members = shape.map((m) => (typeof m === 'string' ? client(m) : m));
@@ -191,6 +198,16 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     expect(refused).toBe('the judge refused the request: check the judge key (the key or token its endpoint expects) and that it may use judge.model');
     const [slow] = runFixes(got.get('unreachable (a timeout)') as JudgeResult);
     expect(slow).toBe('raise judge.timeoutMs in config.yml if the judge is slow, or check judge-base-url (judge.baseUrl) and that it is up');
+  });
+
+  // A member whose key no HTTP header can carry sent nothing (src/judge/http.ts): the key's fix, beside the others' own, once.
+  it('a member whose key could not be sent: its fix after the first member\'s', () => {
+    const detail = judgeOutcome(got.get('panel: a timeout and a key not sent') as JudgeResult, 0.7).detail;
+    const cause = causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null);
+    expect(cause?.what).toBe('judge unreachable: no answer from the judge within 250 ms');
+    expect(cause?.hint).toBe(
+      'raise judge.timeoutMs in config.yml if the judge is slow, or check judge-base-url (judge.baseUrl) and that it is up; for the 1 not reached (its key could not be sent): set the judge key (judge.apiKey) again without the line break or the character outside Latin-1, where it is written or in the variable it is read from (a secret pasted with a line break)',
+    );
   });
 
   // A member whose certificate Node refused: the certificate's fix, as a single judge's, never the settings' general one.

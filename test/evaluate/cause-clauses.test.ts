@@ -55,3 +55,17 @@ describe("a cause's group line", () => {
     expect(s.terminal).not.toContain('check its value');
   });
 });
+
+// Items grouped under one cause whose words differ (src/evaluate/causes.ts, causeGroups): the group line
+// says what they share, never the first item's count, nor a quote or parenthesis it leaves open.
+describe("a group's line over items worded differently", () => {
+  it('an attempt count of its own: the words before it', () => {
+    const { terminal } = causeLines([errored('a', 'turn 2: the agent reported an error (orders): order service failed after 3 tries'), errored('b', 'turn 1: the agent reported an error (orders): order service failed after 2 tries')]);
+    expect(terminal).toBe('all 2: the agent reported an error (orders): order service failed');
+  });
+
+  it('a server message of its own, in quotes: none of it', () => {
+    const { terminal } = causeLines([errored('a', 'the agent reported an error (orders): "upstream down (retry in 5 s)"'), errored('b', 'the agent reported an error (orders): "upstream down (retry in 9 s)"')]);
+    expect(terminal).toBe('all 2: the agent reported an error (orders)');
+  });
+});
