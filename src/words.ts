@@ -203,8 +203,11 @@ const NUMBER_TAIL = unicodePattern(String.raw`^(?:\s|\p{N}|[.,\u066B\u066C](?=\p
  * The numbers right after a run, with spaces before each, before anything else ("שלום 30 users",
  * "خلال 30": found"): Unicode's bidi algorithm sets a number after right-to-left text in its
  * direction (W2, W7, N1), so it is drawn on the run's far side, as the text's own paragraph draws it.
+ * So is a list of them, a comma or a semicolon between ("שלום 12, 34 users": the spaces and the
+ * comma between two numbers take the run's direction too, N1), and a number with one separator
+ * inside it ("12:30", "3/5", "1,500.50": W4).
  */
-const NUMBERS_AFTER = unicodePattern(String.raw`^(?:\s*\p{N}+(?:[.,\u066B\u066C]\p{N}+)*)+`, 'u');
+const NUMBERS_AFTER = unicodePattern(String.raw`^\s*\p{N}+(?:[.,:/\u066B\u066C]\p{N}+)*(?:[,;\u060C\u061B]?\s*\p{N}+(?:[.,:/\u066B\u066C]\p{N}+)*)*`, 'u');
 const FSI = '\u2068';
 const PDI = '\u2069';
 

@@ -57,6 +57,20 @@ describe('right-to-left text in inline markdown and HTML', () => {
     expect(isolateRightToLeft('שלום · 30 users')).toBe(`${FSI}שלום${PDI} · 30 users`);
   });
 
+  it('keeps a list of numbers after a run inside its isolate, and a number with a colon or a slash in it: a browser draws them all on its far side', () => {
+    // Unisolated, "שלום 12, 34 users" shows "34 ,12 שלום users"; isolated to its 12, it showed "12 שלום, 34 users", the 34 apart.
+    expect(escapeInline('x · שלום 12, 34 users · 3/5')).toBe(`x · ${FSI}שלום 12, 34${PDI} users · 3/5`);
+    expect(escapeHtmlInline('خلال 12, 34 users')).toBe(`${FSI}خلال 12, 34${PDI} users`);
+    expect(terminalLine('x · خلال 12; 34 users')).toBe(`x · ${FSI}خلال 12; 34${PDI} users`);
+    expect(isolateRightToLeft('changed خلال 12, 34')).toBe(`changed ${FSI}خلال 12, 34${PDI}`);
+    // "3/5" and "12:30" are one number each ("3 خلال/5" isolated to its 3).
+    expect(isolateRightToLeft('خلال 3/5 users at 12:30')).toBe(`${FSI}خلال 3/5${PDI} users at 12:30`);
+    expect(isolateRightToLeft('מחר 12:30 users')).toBe(`${FSI}מחר 12:30${PDI} users`);
+    // A comma with no number after it, and a stop or a word of ours, stay outside.
+    expect(isolateRightToLeft('שלום 12, users')).toBe(`${FSI}שלום 12${PDI}, users`);
+    expect(isolateRightToLeft('שלום 30: found')).toBe(`${FSI}שלום 30${PDI}: found`);
+  });
+
   it("drops the text's own isolates and overrides, so that none closes the isolate early; a right-to-left mark is isolated too", () => {
     expect(escapeInline(`שלום${PDI}\u202e evil`)).toBe(`${FSI}שלום${PDI} evil`);
     expect(escapeInline('\u200fname')).toBe(`${FSI}\u200f${PDI}name`);
