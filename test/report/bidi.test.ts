@@ -16,6 +16,7 @@ import { differing } from './meaning-fixtures.js';
 import { repeated, withRunStats } from './stats-fixtures.js';
 
 const FSI = '\u2068';
+const LRI = '\u2066';
 const PDI = '\u2069';
 /** Characters of right-to-left scripts and the right-to-left marks. */
 const RTL = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFE\u200F\u061C]/;
@@ -122,23 +123,39 @@ describe('right-to-left text in report.html', () => {
     expect([f?.message, f?.reply]).toEqual(['متى\nأستطيع', 'يمكنك\nالإرجاع']);
   });
 
-  it("isolates a tool call's input and output whole, as the comment's code span of the call is, not run by run", () => {
+  it("isolates a tool call's input and output whole, left to right, as the comment's code span of the call does, not run by run", () => {
     const data = (html: string): Array<Record<string, unknown>> => JSON.parse(/id="ar-data">([^]*?)<\/script>/.exec(html)?.[1] ?? '').items;
     const call = toolCall('find_order', { city: 'تل أبيب', n: 3, note: 'שלום' }, { status: 'נשלח', days: 3 });
-    // An errored fixture whose stream had begun the call: the comment shows it in one code span, one isolate.
+    // An errored fixture whose stream had begun the call: the comment shows it in one code span, its input one isolate.
     const r = run([fixture('begun', { errored: true, verdict: null, reply: null, error: 'stream cut', toolCalls: [call] })]);
     const input = '{"city": "تل أبيب", "n": 3, "note": "שלום"}';
-    expect(renderComment(r, ctx)).toContain(`${FSI}\`find_order ${input}\`${PDI}`);
+    expect(renderComment(r, ctx)).toContain(`\`find_order ${LRI}${input}${PDI}\``);
     const [f] = data(renderHtml(r));
-    expect(f?.toolCalls).toEqual([{ tool: 'find_order', input: `${FSI}${input}${PDI}`, output: `${FSI}{"status": "נשלח", "days": 3}${PDI}`, mocked: true }]);
+    expect(f?.toolCalls).toEqual([{ tool: 'find_order', input: `${LRI}${input}${PDI}`, output: `${LRI}{"status": "נשלח", "days": 3}${PDI}`, mocked: true }]);
     // A script's turn's calls likewise; a call with no right-to-left text is as written.
     const plain = toolCall('find_order', { id: '1' }, { ok: true });
     const [p] = data(renderHtml(run([], { personas: [persona('calls', { turns: [{ ...refundTurns()[1]!, toolCalls: [call, plain] }] })] })));
     const calls = (p?.turns as Array<{ toolCalls?: unknown[] }>).flatMap((t) => t.toolCalls ?? []);
     expect(calls).toEqual([
-      { tool: 'find_order', input: `${FSI}${input}${PDI}`, output: `${FSI}{"status": "נשלח", "days": 3}${PDI}`, mocked: true },
+      { tool: 'find_order', input: `${LRI}${input}${PDI}`, output: `${LRI}{"status": "נשלח", "days": 3}${PDI}`, mocked: true },
       { tool: 'find_order', input: '{"id": "1"}', output: '{"ok": true}', mocked: true },
     ]);
+  });
+
+  it("isolates a call's name and its input apart, the name by its first strong character and the JSON left to right, in the comment, report.html and the terminal alike", () => {
+    const data = (html: string): Array<Record<string, unknown>> => JSON.parse(/id="ar-data">([^]*?)<\/script>/.exec(html)?.[1] ?? '').items;
+    const surfaces = (tool: string, input: Record<string, string>): [string, unknown, string] => {
+      const r = run([fixture('begun', { errored: true, verdict: null, reply: null, error: 'stream cut', toolCalls: [toolCall(tool, input, { ok: true })] })]);
+      const comment = /tool calls begun[^\n]*/i.exec(renderComment(r, ctx))?.[0] ?? '';
+      const terminal = renderTerminal(r, { color: false }).split('\n').find((l) => l.includes('begun before')) ?? '';
+      return [comment.slice(comment.indexOf('`')), (data(renderHtml(r))[0]?.toolCalls as unknown[])[0], terminal.slice(terminal.indexOf(': ') + 2)];
+    };
+    // An Arabic name, a Latin input: isolated together, by the name's first strong character, the call was right-to-left and drew its JSON after the name the other way round.
+    expect(surfaces('بحث', { q: 'order 30' })).toEqual([`\`${FSI}بحث${PDI} {"q": "order 30"}\``, { tool: `${FSI}بحث${PDI}`, input: '{"q": "order 30"}', output: '{"ok": true}', mocked: true }, `${FSI}بحث${PDI} {"q": "order 30"}`]);
+    // A Latin name, an input with a Hebrew key: isolated by its first strong character, report.html drew it {"x 30":"שם"}.
+    expect(surfaces('find_order', { שם: 'x 30' })).toEqual([`\`find_order ${LRI}{"שם": "x 30"}${PDI}\``, { tool: 'find_order', input: `${LRI}{"שם": "x 30"}${PDI}`, output: '{"ok": true}', mocked: true }, `find_order ${LRI}{"שם": "x 30"}${PDI}`]);
+    // Both right-to-left: each apart.
+    expect(surfaces('بحث', { اسم: 'x' })[0]).toBe(`\`${FSI}بحث${PDI} ${LRI}{"اسم": "x"}${PDI}\``);
   });
 
   it('leaves a report with no right-to-left text as it was, with no isolate in it', () => {
@@ -188,12 +205,12 @@ describe('right-to-left text on the terminal', () => {
     for (const line of lines.filter((l) => !RTL.test(l))) expect([line, line.includes(FSI)]).toEqual([line, false]);
   });
 
-  it("isolates a begun tool call whole, as the comment's code span of it is, not run by run", () => {
+  it("isolates a begun tool call's input whole, left to right, as the comment's code span of it does, not run by run", () => {
     const call = toolCall('find_order', { city: 'تل أبيب', n: 3, note: 'שלום' }, { status: 'נשלח' });
     const plain = toolCall('find_order', { id: '1' }, { ok: true });
     const r = run([fixture('begun', { errored: true, verdict: null, reply: null, error: 'stream cut', toolCalls: [call, plain] })]);
     const line = renderTerminal(r, { color: false }).split('\n').find((l) => l.includes('find_order'));
-    expect(line).toContain(`: ${FSI}find_order {"city": "تل أبيب", "n": 3, "note": "שלום"}${PDI}, find_order {"id": "1"}`);
+    expect(line).toContain(`: find_order ${LRI}{"city": "تل أبيب", "n": 3, "note": "שלום"}${PDI}, find_order {"id": "1"}`);
     expect([line, RTL.test(outsideIsolates(line ?? ''))]).toEqual([line, false]);
   });
 
@@ -202,7 +219,7 @@ describe('right-to-left text on the terminal', () => {
     const r = run([fixture('begun', { errored: true, verdict: null, reply: null, error: 'stream cut', toolCalls: [call, toolCall('find_order', { id: '1' }, { ok: true })] })]);
     const whole = renderTerminal(r, { color: false }).split('\n').find((l) => l.includes('find_order')) ?? '';
     // Every width that cuts the line inside the call's isolate, down to one that keeps little of it.
-    const start = whole.indexOf(FSI);
+    const start = whole.indexOf(LRI);
     const end = whole.indexOf(PDI);
     expect([start > 0, end > start]).toEqual([true, true]);
     for (let width = start + 4; width <= end + 1; width++) {
@@ -211,7 +228,7 @@ describe('right-to-left text on the terminal', () => {
       expect(line.endsWith(`${PDI}…`), `width ${width}: ${line}`).toBe(true);
       // Nothing right-to-left, the "…" included, outside an isolate; none left open.
       expect(RTL.test(outsideIsolates(line)), `width ${width}`).toBe(false);
-      expect(line.split(FSI).length, `width ${width}`).toBe(line.split(PDI).length);
+      expect(line.split(LRI).length, `width ${width}`).toBe(line.split(PDI).length);
     }
   });
 });
