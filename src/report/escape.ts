@@ -259,14 +259,16 @@ function longestRun(text: string, ch: string): number {
 
 /**
  * A code span holding one line of text. In a table cell set `table`, because GFM splits cells on
- * `|` even inside code spans (and removes the backslash of `\|` there).
+ * `|` even inside code spans (and removes the backslash of `\|` there); for JSON set `json`.
  */
-export function codeSpan(text: string, options: { table?: boolean } = {}): string {
+export function codeSpan(text: string, options: { table?: boolean; json?: boolean } = {}): string {
   let s = oneLine(text);
   if (options.table) s = s.replace(/\|/g, '\\|');
   const span = backquoted(s);
-  // Right-to-left text isolated as a whole span, outside its backquotes (isolateRightToLeft).
-  return hasRightToLeft(s) ? `\u2068${span}\u2069` : span;
+  // Right-to-left text isolated as a whole span, outside its backquotes (isolateRightToLeft); JSON
+  // left to right, as it is written (words.ts isolatedCall): by its first strong character, a
+  // Hebrew key drew `{"שם": "x"}` reversed.
+  return hasRightToLeft(s) ? `${options.json ? '\u2066' : '\u2068'}${span}\u2069` : span;
 }
 
 /**

@@ -11,7 +11,7 @@ import { latencyPanel } from '../../src/report/html/latency.js';
 import { trendSvg } from '../../src/report/html/chart.js';
 import { forestRows } from '../../src/report/rates.js';
 import { renderTerminal } from '../../src/report/terminal.js';
-import { baseline, ctx, fixture, persona, refundTurns, run, toolCall } from './fixtures.js';
+import { baseline, check, ctx, fixture, persona, refundTurns, run, toolCall } from './fixtures.js';
 import { differing } from './meaning-fixtures.js';
 import { repeated, withRunStats } from './stats-fixtures.js';
 
@@ -156,6 +156,13 @@ describe('right-to-left text in report.html', () => {
     expect(surfaces('find_order', { שם: 'x 30' })).toEqual([`\`find_order ${LRI}{"שם": "x 30"}${PDI}\``, { tool: 'find_order', input: `${LRI}{"שם": "x 30"}${PDI}`, output: '{"ok": true}', mocked: true }, `find_order ${LRI}{"שם": "x 30"}${PDI}`]);
     // Both right-to-left: each apart.
     expect(surfaces('بحث', { اسم: 'x' })[0]).toBe(`\`${FSI}بحث${PDI} ${LRI}{"اسم": "x"}${PDI}\``);
+  });
+
+  it("isolates a script's expected and called tool input in the comment's checks table left to right, as JSON is written", () => {
+    const checked = persona('p', { verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'still_failing' }, checks: [check.toolCalled('find_order', { שם: 'x 30' }, [{ turn: 2, input: { שם: 'x 30' } }], null)] });
+    const row = renderComment(run([], { personas: [checked] }), ctx).split('\n').find((l) => l.startsWith('| ❌ tool called')) ?? '';
+    // By its first strong character (U+2068), the Hebrew key drew the JSON {"x 30" :"שם"}.
+    expect(row).toBe(`| ❌ tool called (fail) | \`find_order\` ${LRI}\`{"שם": "x 30"}\`${PDI} (subset) | other inputs only: turn 2 ${LRI}\`{"שם": "x 30"}\`${PDI} |`);
   });
 
   it('leaves a report with no right-to-left text as it was, with no isolate in it', () => {
