@@ -179,13 +179,25 @@ export function terminalLine(text: string): string {
 }
 
 /**
- * terminalLine for one value shown whole, a tool call begun ("find_order {...}"): its right-to-left
- * text isolated in one isolate around it all, as the comment's code span of the call is
- * (report/escape.ts codeSpan) and report.html's call is, not run by run.
+ * terminalLine for a tool call begun ("find_order {...}"), its name and its input isolated each
+ * whole as isolatedCall isolates them, as the comment's code span of the call (report/escape.ts
+ * callSpan) and report.html's call are, not run by run.
  */
-export function terminalSpan(text: string): string {
-  const line = terminalOneLine(text);
-  return hasRightToLeft(line) ? FSI + line + PDI : line;
+export function terminalCall(tool: string, input: string): string {
+  return isolatedCall(terminalOneLine(tool), terminalOneLine(input));
+}
+
+/**
+ * A tool call on one line, its name, a space and its input (each one line, escaped as its surface
+ * escapes text): a name with right-to-left text in one isolate by its first strong character, as a
+ * run of it is, and an input with right-to-left text in one left-to-right isolate (U+2066 ...
+ * U+2069), as JSON is written: its braces, quotes and colons keep their places around an Arabic
+ * key or value. Together in one isolate, an Arabic name made the call right-to-left and drew its
+ * JSON's braces around the other way; an input isolated by its first strong character drew
+ * `{"שם":"x"}` reversed. Text with no right-to-left character is as it was.
+ */
+export function isolatedCall(tool: string, input: string): string {
+  return `${hasRightToLeft(tool) ? FSI + tool + PDI : tool} ${hasRightToLeft(input) ? LRI + input + PDI : input}`;
 }
 
 /** terminalLine's text before its right-to-left runs are isolated. */
@@ -203,9 +215,13 @@ const NUMBER_TAIL = unicodePattern(String.raw`^(?:\s|\p{N}|[.,\u066B\u066C](?=\p
  * The numbers right after a run, with spaces before each, before anything else ("שלום 30 users",
  * "خلال 30": found"): Unicode's bidi algorithm sets a number after right-to-left text in its
  * direction (W2, W7, N1), so it is drawn on the run's far side, as the text's own paragraph draws it.
+ * So is a list of them, a comma or a semicolon between ("שלום 12, 34 users": the spaces and the
+ * comma between two numbers take the run's direction too, N1), and a number with one separator
+ * inside it ("12:30", "3/5", "1,500.50": W4).
  */
-const NUMBERS_AFTER = unicodePattern(String.raw`^(?:\s*\p{N}+(?:[.,\u066B\u066C]\p{N}+)*)+`, 'u');
+const NUMBERS_AFTER = unicodePattern(String.raw`^\s*\p{N}+(?:[.,:/\u066B\u066C]\p{N}+)*(?:[,;\u060C\u061B]?\s*\p{N}+(?:[.,:/\u066B\u066C]\p{N}+)*)*`, 'u');
 const FSI = '\u2068';
+const LRI = '\u2066';
 const PDI = '\u2069';
 
 /** Whether `text` holds a right-to-left character or mark (isolateRightToLeft isolates its runs). */

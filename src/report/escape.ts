@@ -57,8 +57,8 @@ export function oneLine(text: string): string {
 
 // A terminal's line and block (terminalLine, terminalBlock) are words.ts's, which every layer may use
 // (a results file's path in the record layer's RecordWriteError); the report's surfaces import them from here.
-export { isolateRightToLeft, terminalBlock, terminalLine, terminalSpan } from '../words.js';
-import { hasRightToLeft, headOf, isolateRightToLeft } from '../words.js';
+export { isolateRightToLeft, terminalBlock, terminalCall, terminalLine } from '../words.js';
+import { hasRightToLeft, headOf, isolatedCall, isolateRightToLeft } from '../words.js';
 
 const INLINE_RE = /[&<>@#\\`*_[\]()!|~:$.{}-]/g;
 
@@ -259,17 +259,34 @@ function longestRun(text: string, ch: string): number {
 
 /**
  * A code span holding one line of text. In a table cell set `table`, because GFM splits cells on
- * `|` even inside code spans (and removes the backslash of `\|` there).
+ * `|` even inside code spans (and removes the backslash of `\|` there); for JSON set `json`.
  */
-export function codeSpan(text: string, options: { table?: boolean } = {}): string {
+export function codeSpan(text: string, options: { table?: boolean; json?: boolean } = {}): string {
   let s = oneLine(text);
   if (options.table) s = s.replace(/\|/g, '\\|');
+  const span = backquoted(s);
+  // Right-to-left text isolated as a whole span, outside its backquotes (isolateRightToLeft); JSON
+  // left to right, as it is written (words.ts isolatedCall): by its first strong character, a
+  // Hebrew key drew `{"שם": "x"}` reversed.
+  return hasRightToLeft(s) ? `${options.json ? '\u2066' : '\u2068'}${span}\u2069` : span;
+}
+
+/**
+ * A tool call, its name and its input, as one code span (`find_order {"q": "A1"}`), the name and
+ * the input isolated apart inside it (words.ts isolatedCall): the input's JSON left to right, so
+ * that an Arabic name does not turn it, nor an Arabic key reverse it, as report.html's call and the
+ * terminal's (terminalCall) isolate them.
+ */
+export function callSpan(tool: string, input: string): string {
+  return backquoted(isolatedCall(oneLine(tool), oneLine(input)));
+}
+
+/** `s` (one line) between as many backquotes as it needs, padded where it starts or ends with one. */
+function backquoted(s: string): string {
   if (s.length === 0) return '` `';
   const ticks = '`'.repeat(longestRun(s, '`') + 1);
   const pad = s.startsWith('`') || s.endsWith('`') || (s.startsWith(' ') && s.endsWith(' ')) ? ' ' : '';
-  const span = `${ticks}${pad}${s}${pad}${ticks}`;
-  // Right-to-left text isolated as a whole span, outside its backquotes (isolateRightToLeft).
-  return hasRightToLeft(s) ? `\u2068${span}\u2069` : span;
+  return `${ticks}${pad}${s}${pad}${ticks}`;
 }
 
 /**
@@ -306,7 +323,7 @@ export function clipDetail(text: string, max: number): string {
 }
 
 /**
- * clip for text already shown by terminalLine, terminalBlock or terminalSpan: never keeps half of a
+ * clip for text already shown by terminalLine, terminalBlock or terminalCall: never keeps half of a
  * `\uXXXX` escape (`\u00…` would read as a different character, or as nothing), and closes each
  * isolate of right-to-left text the kept part opened (U+2068 ... U+2069) before its "…", so that the
  * "…" and whatever a line puts after it keep the line's direction; the closing marks count toward `max`.

@@ -60,9 +60,9 @@ const BEGUN_INPUT = 120;
  * each call said as the surface says text (`say`: a code span, a terminal's escapes); null when
  * there are none.
  */
-export function begunCalls(calls: readonly ToolCall[] | null | undefined, say: (call: string) => string): string | null {
+export function begunCalls(calls: readonly ToolCall[] | null | undefined, say: (tool: string, input: string) => string): string | null {
   if (!calls || calls.length === 0) return null;
-  const named = calls.slice(0, BEGUN_NAMED).map((c) => say(`${clip(c.tool, LIMITS.label)} ${clip(jsonText(c.input), BEGUN_INPUT)}`));
+  const named = calls.slice(0, BEGUN_NAMED).map((c) => say(clip(c.tool, LIMITS.label), clip(jsonText(c.input), BEGUN_INPUT)));
   const more = calls.length - named.length;
   return `${named.join(', ')}${more > 0 ? `, and ${thousands(more)} more` : ''}`;
 }

@@ -6,7 +6,7 @@
 
 import type { FixtureRecord } from '../types.js';
 import type { ReportContext } from './context.js';
-import { clip, clipDetail, codeSpan, escapeHtmlDetail, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
+import { callSpan, clip, clipDetail, codeSpan, escapeHtmlDetail, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
 import { reuseWords } from '../evaluate/reuse.js';
 import { howDecided } from '../evaluate/changes.js';
 import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
@@ -148,7 +148,7 @@ function shownParts(f: FixtureRecord, level: Level, p: Profile): string[] {
     parts.push(labelled(f.errored ? '**Error**' : '**Detail**', detail, LIMITS.detailBlock));
   }
   // The calls its stream had begun when it was cut short, with their inputs: one line (docs/presets.md, "Streamed replies").
-  const begun = f.errored && f.reply === null ? begunCalls(f.toolCalls, (call) => codeSpan(call)) : null;
+  const begun = f.errored && f.reply === null ? begunCalls(f.toolCalls, callSpan) : null;
   if (begun !== null) parts.push(`**${BEGUN_TITLE}**: ${begun}`);
   if (f.reply === null) return parts;
   if (level === 'brief') {

@@ -74,7 +74,7 @@ function checkHead(c: Check): string {
 
 /** JSON in a table cell: one code span, clipped. */
 function jsonCell(value: unknown): string {
-  return codeSpan(clip(jsonText(value), CELL.json), { table: true });
+  return codeSpan(clip(jsonText(value), CELL.json), { table: true, json: true });
 }
 
 function namesCell(names: readonly string[], sep: string): string {

@@ -7,7 +7,7 @@
 // terminal, and the reader sees they are there.
 
 import type { Check, FixtureRecord, RunRecord, TurnSource } from '../types.js';
-import { clip, clipDetail, clipShown, terminalBlock, terminalLine, terminalSpan } from './escape.js';
+import { clip, clipDetail, clipShown, terminalBlock, terminalCall, terminalLine } from './escape.js';
 import { clipKeepingFix } from '../assertions/format.js';
 import { begunCalls, BEGUN_WORDS, decisiveReply, namedAttemptReply, otherAttemptsWords } from './item-parts.js';
 import { diffText, MARK } from './diff-text.js';
@@ -328,10 +328,10 @@ function ownSuffix(own: Own | undefined): string {
 
 /**
  * The tool calls an errored item's cut stream had begun, on one line under its detail; none when it
- * had begun none. Each call's right-to-left text is isolated whole, as the comment's code span of it is (terminalSpan).
+ * had begun none. Each call's name and input are isolated apart, as the comment's code span of it isolates them (terminalCall).
  */
 function begunLine(calls: FixtureRecord['toolCalls'], indent: string, fit: Fit): string[] {
-  const begun = begunCalls(calls, terminalSpan);
+  const begun = begunCalls(calls, terminalCall);
   return begun === null ? [] : [fit(`${indent}    ${BEGUN_WORDS}: ${begun}`)];
 }
 

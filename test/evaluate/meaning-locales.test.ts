@@ -302,7 +302,7 @@ describe('digit groups of three with plain spaces or points and nothing after th
   });
   it('"1 500,50" with no currency is read as "1 500" is: 1500.5 or the numbers 1 and 500.5, never a false same', () => {
     expect(facts('Il y a 1 500,50 pièces.')).toEqual(['number 1 500,5']);
-    expect(facts('Il y a 1 500,00 pièces, -2 500,5 l, 1 500,5050 et 1 500,5g.')).toEqual(['number 1 500', 'number -2 500,5', 'number 1', 'number 500', 'number 5050', 'number 1', 'number 500.5']);
+    expect(facts('Il y a 1 500,00 pièces, -2 500,5 l, 1 500,5050 et 1 500,5g.')).toEqual(['number 1 500', 'number -2 500,5', 'number 1 500,5050', 'number 1', 'number 500.5']);
     for (const same of ['Il y a 1500,50 pièces.', 'Es sind 1.500,50 Stück.', 'There are 1,500.50 pieces.', 'Il y a 1 et 500,5 pièces.']) expect([same, decided('Il y a 1 500,50 pièces.', same)]).toEqual([same, 'judge']);
     expect(decided('Il y a 1 500,50 pièces.', 'Il y a 1500,50 pièces.', 'facts')).toBe('unchecked: the facts are the same and meaning.check is facts, which asks no model');
     expect(decided('Il y a 1 500,50 pièces.', 'Il y a 1 500,50 pièces !')).toBe('formatting');
@@ -334,7 +334,7 @@ describe('digit groups of three with plain spaces or points and nothing after th
   });
   it('"1500,505" (no separator before the comma) may be 1500.505 or the numbers 1500 and 505: the judge decides between its readings', () => {
     expect(facts('Le colis pèse 1500,505 kg.')).toEqual(['number 1500,505']);
-    expect(facts('Le colis pèse -1500,505 kg, 01500,505 et 15000,5050.')).toEqual(['number -1500,505', 'number 1500', 'number 505', 'number 15000', 'number 5050']);
+    expect(facts('Le colis pèse -1500,505 kg, 01500,505 et 15000,5050.')).toEqual(['number -1500,505', 'number 1500', 'number 505', 'number 15000,5050']);
     judgedBetweenReadings(
       'Le colis pèse 1500,505 kg.',
       ['Le colis pèse 1 500,505 kg.', 'Le colis pèse 1\u00a0500,505 kg.', 'Das Paket wiegt 1.500,505 kg.', 'The parcel weighs 1,500.505 kg.', 'The parcel weighs 1500.505 kg.', 'Le colis pèse 1500 et 505 kg.'],
@@ -353,8 +353,8 @@ describe('digit groups of three with plain spaces or points and nothing after th
     expect(decided('Il y a 1 234 567,505 kg.', 'Il y a 1\u00a0234\u00a0567,505 kg.')).toBe('formatting');
     for (const same of ['Der Preis beträgt 1.500,505 €.', 'The price is €1,500.505.']) expect([same, decided('Le prix est de 1 500,505 €.', same)]).toEqual([same, 'judge']);
     expect(decided('Le prix est de 1 500,505 €.', 'Le prix est de 1 500,506 €.')).toBe('changed: amounts EUR 1500.505 → EUR 1500.506');
-    // Not a decimal comma where more digits or another group follow: as before.
-    expect(facts('Le prix est de 1 500,5055 €.')).toEqual(['amount EUR 500', 'number 5055', 'number 1']);
+    // Four decimals or more too ("1 500,5055 €" was 1, EUR 500 and 5055).
+    expect(facts('Le prix est de 1 500,5055 €.')).toEqual(['amount EUR 1500.5055']);
   });
   it('"1500,505 €" (no separator before the comma) may be EUR 1500.505 or EUR 1500 and the number 505, as "1500,505" may', () => {
     expect(facts('Le prix est de 1500,505 €, 1500,505 Euro, -1500,505 Kč.')).toEqual(['amount EUR 1500,505', 'amount EUR 1500,505', 'amount CZK -1500,505']);
@@ -372,6 +372,38 @@ describe('digit groups of three with plain spaces or points and nothing after th
     );
     expect(decided('It costs $1500,505.', 'It costs $1,500.505.')).toBe('judge');
     expect(decided('Cena 1500,505 Kč.', 'Cena 1 500,505 Kč.')).toBe('judge');
+  });
+  it('hundredths after "1500,505 euros" join nothing, as after a decimal: "1500,505 euros 50" is EUR 1500,505 and 50', () => {
+    // They joined 1500, read apart from its 505: "1500,505 euros 50" was EUR 1500.5 and the number 505, a reading no reader has.
+    expect(facts('Le total est 1500,505 euros 50.')).toEqual(['amount EUR 1500,505', 'number 50']);
+    expect(facts('Le total est 1500,505 euros 50 cents, 1,5050 euros 50 et 1500,505 pounds 50p.')).toEqual(['amount EUR 1500,505', 'number 50', 'amount EUR 1,5050', 'number 1500,505', 'number 50', 'number 50']);
+    const base = 'Le total est 1500,505 euros 50.';
+    for (const same of ['Le total est 1500,505 € et 50.', 'Le total est 1500.505 € et 50.']) expect([same, decided(base, same)]).toEqual([same, 'judge']);
+    // A false same before: both read as EUR 1500.5 and 505.
+    expect(decided(base, 'Le total est 1500.5 EUR et 505.')).toBe('changed: numbers 50 → 505; amounts EUR 1500,505 → EUR 1500.5');
+    expect(decided(base, 'Le total est 1500,505 euros 51.')).toBe('changed: numbers 50 → 51');
+  });
+  it('four decimals or more after a decimal comma: "1 234 567,5050" and "1.234.567,5050" are 1234567.505, as "1 234 567,50" is 1234567.5', () => {
+    // They were 1234567 and 5050, and 1, 234, 567 and 5050: never what a French or German reader sees.
+    expect(facts('Il y a 1 234 567,5050 pièces, 1.234.567,5050 Stück, 1\u00a0234\u00a0567,5050 kg et 1 234 567,50 l.')).toEqual(['number 1234567.505', 'number 1234567.505', 'number 1234567.505', 'number 1234567.5']);
+    expect(facts('Le prix est de 1 234 567,5050 €, 1.234,5050 €, 1 500,5050 EUR et 1\u00a0500,5050 €.')).toEqual(['amount EUR 1234567.505', 'amount EUR 1234.505', 'amount EUR 1500.505', 'amount EUR 1500.505']);
+    const base = 'Il y a 1 234 567,5050 pièces.';
+    for (const same of ['Il y a 1 234 567,505 pièces.', 'Es sind 1.234.567,5050 Stück.', 'It is 1,234,567.505 pieces.']) expect([same, decided(base, same)]).toEqual([same, 'judge']);
+    expect(decided(base, 'Il y a 1 234 567,50 pièces.')).toBe('changed: numbers 1234567.505 → 1234567.5');
+    // A false same before: read as 1234567 and 5050.
+    expect(decided(base, 'Il y a 1234567 et 5050 pièces.')).toBe('changed: numbers 1234567.505 → 1234567, 5050');
+    expect(decided('Es sind 1.234.567,5050 Stück.', 'Es sind 1, 234, 567 und 5050 Stück.')).toBe('changed: numbers 1234567.505 → 1, 234, 567, 5050');
+  });
+  it('"1,5050" and "1 500,5050" (no separator, or a plain space, before the comma) may be 1.505 and 1500.505 or their numbers: the judge decides', () => {
+    expect(facts('Es sind 1,5050 Stück, 15000,5050 kg und 1 500,5050 l.')).toEqual(['number 1,5050', 'number 15000,5050', 'number 1 500,5050']);
+    judgedBetweenReadings('Es sind 1,5050 Stück.', ['Es sind 1,505 Stück.', 'Es sind 1.505 Stück.', 'Es sind 1 und 5050 Stück.'], {
+      'Es sind 1,5051 Stück.': 'numbers 1,5050 → 1,5051',
+      'Es sind 15050 Stück.': 'numbers 1,5050 → 15050',
+    });
+    judgedBetweenReadings('Il y a 1 500,5050 pièces.', ['Il y a 1500,505 pièces.', 'Il y a 1.500,505 pièces.', 'Il y a 1 et 500,505 pièces.'], {
+      'Il y a 1 500,5051 pièces.': 'numbers 1 500,5050 → 1 500,5051',
+      'Il y a 1 500,50 pièces.': 'numbers 1 500,5050 → 1 500,5',
+    });
   });
 });
 

@@ -11,11 +11,12 @@ import { latencyPanel } from '../../src/report/html/latency.js';
 import { trendSvg } from '../../src/report/html/chart.js';
 import { forestRows } from '../../src/report/rates.js';
 import { renderTerminal } from '../../src/report/terminal.js';
-import { baseline, ctx, fixture, persona, refundTurns, run, toolCall } from './fixtures.js';
+import { baseline, check, ctx, fixture, persona, refundTurns, run, toolCall } from './fixtures.js';
 import { differing } from './meaning-fixtures.js';
 import { repeated, withRunStats } from './stats-fixtures.js';
 
 const FSI = '\u2068';
+const LRI = '\u2066';
 const PDI = '\u2069';
 /** Characters of right-to-left scripts and the right-to-left marks. */
 const RTL = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFE\u200F\u061C]/;
@@ -55,6 +56,20 @@ describe('right-to-left text in inline markdown and HTML', () => {
     expect(isolateRightToLeft('שלום users 30')).toBe(`${FSI}שלום${PDI} users 30`);
     expect(isolateRightToLeft('خلال 30 يوماً · pass 3/5')).toBe(`${FSI}خلال 30 يوماً${PDI} · pass 3/5`);
     expect(isolateRightToLeft('שלום · 30 users')).toBe(`${FSI}שלום${PDI} · 30 users`);
+  });
+
+  it('keeps a list of numbers after a run inside its isolate, and a number with a colon or a slash in it: a browser draws them all on its far side', () => {
+    // Unisolated, "שלום 12, 34 users" shows "34 ,12 שלום users"; isolated to its 12, it showed "12 שלום, 34 users", the 34 apart.
+    expect(escapeInline('x · שלום 12, 34 users · 3/5')).toBe(`x · ${FSI}שלום 12, 34${PDI} users · 3/5`);
+    expect(escapeHtmlInline('خلال 12, 34 users')).toBe(`${FSI}خلال 12, 34${PDI} users`);
+    expect(terminalLine('x · خلال 12; 34 users')).toBe(`x · ${FSI}خلال 12; 34${PDI} users`);
+    expect(isolateRightToLeft('changed خلال 12, 34')).toBe(`changed ${FSI}خلال 12, 34${PDI}`);
+    // "3/5" and "12:30" are one number each ("3 خلال/5" isolated to its 3).
+    expect(isolateRightToLeft('خلال 3/5 users at 12:30')).toBe(`${FSI}خلال 3/5${PDI} users at 12:30`);
+    expect(isolateRightToLeft('מחר 12:30 users')).toBe(`${FSI}מחר 12:30${PDI} users`);
+    // A comma with no number after it, and a stop or a word of ours, stay outside.
+    expect(isolateRightToLeft('שלום 12, users')).toBe(`${FSI}שלום 12${PDI}, users`);
+    expect(isolateRightToLeft('שלום 30: found')).toBe(`${FSI}שלום 30${PDI}: found`);
   });
 
   it("drops the text's own isolates and overrides, so that none closes the isolate early; a right-to-left mark is isolated too", () => {
@@ -108,23 +123,46 @@ describe('right-to-left text in report.html', () => {
     expect([f?.message, f?.reply]).toEqual(['متى\nأستطيع', 'يمكنك\nالإرجاع']);
   });
 
-  it("isolates a tool call's input and output whole, as the comment's code span of the call is, not run by run", () => {
+  it("isolates a tool call's input and output whole, left to right, as the comment's code span of the call does, not run by run", () => {
     const data = (html: string): Array<Record<string, unknown>> => JSON.parse(/id="ar-data">([^]*?)<\/script>/.exec(html)?.[1] ?? '').items;
     const call = toolCall('find_order', { city: 'تل أبيب', n: 3, note: 'שלום' }, { status: 'נשלח', days: 3 });
-    // An errored fixture whose stream had begun the call: the comment shows it in one code span, one isolate.
+    // An errored fixture whose stream had begun the call: the comment shows it in one code span, its input one isolate.
     const r = run([fixture('begun', { errored: true, verdict: null, reply: null, error: 'stream cut', toolCalls: [call] })]);
     const input = '{"city": "تل أبيب", "n": 3, "note": "שלום"}';
-    expect(renderComment(r, ctx)).toContain(`${FSI}\`find_order ${input}\`${PDI}`);
+    expect(renderComment(r, ctx)).toContain(`\`find_order ${LRI}${input}${PDI}\``);
     const [f] = data(renderHtml(r));
-    expect(f?.toolCalls).toEqual([{ tool: 'find_order', input: `${FSI}${input}${PDI}`, output: `${FSI}{"status": "נשלח", "days": 3}${PDI}`, mocked: true }]);
+    expect(f?.toolCalls).toEqual([{ tool: 'find_order', input: `${LRI}${input}${PDI}`, output: `${LRI}{"status": "נשלח", "days": 3}${PDI}`, mocked: true }]);
     // A script's turn's calls likewise; a call with no right-to-left text is as written.
     const plain = toolCall('find_order', { id: '1' }, { ok: true });
     const [p] = data(renderHtml(run([], { personas: [persona('calls', { turns: [{ ...refundTurns()[1]!, toolCalls: [call, plain] }] })] })));
     const calls = (p?.turns as Array<{ toolCalls?: unknown[] }>).flatMap((t) => t.toolCalls ?? []);
     expect(calls).toEqual([
-      { tool: 'find_order', input: `${FSI}${input}${PDI}`, output: `${FSI}{"status": "נשלח", "days": 3}${PDI}`, mocked: true },
+      { tool: 'find_order', input: `${LRI}${input}${PDI}`, output: `${LRI}{"status": "נשלח", "days": 3}${PDI}`, mocked: true },
       { tool: 'find_order', input: '{"id": "1"}', output: '{"ok": true}', mocked: true },
     ]);
+  });
+
+  it("isolates a call's name and its input apart, the name by its first strong character and the JSON left to right, in the comment, report.html and the terminal alike", () => {
+    const data = (html: string): Array<Record<string, unknown>> => JSON.parse(/id="ar-data">([^]*?)<\/script>/.exec(html)?.[1] ?? '').items;
+    const surfaces = (tool: string, input: Record<string, string>): [string, unknown, string] => {
+      const r = run([fixture('begun', { errored: true, verdict: null, reply: null, error: 'stream cut', toolCalls: [toolCall(tool, input, { ok: true })] })]);
+      const comment = /tool calls begun[^\n]*/i.exec(renderComment(r, ctx))?.[0] ?? '';
+      const terminal = renderTerminal(r, { color: false }).split('\n').find((l) => l.includes('begun before')) ?? '';
+      return [comment.slice(comment.indexOf('`')), (data(renderHtml(r))[0]?.toolCalls as unknown[])[0], terminal.slice(terminal.indexOf(': ') + 2)];
+    };
+    // An Arabic name, a Latin input: isolated together, by the name's first strong character, the call was right-to-left and drew its JSON after the name the other way round.
+    expect(surfaces('بحث', { q: 'order 30' })).toEqual([`\`${FSI}بحث${PDI} {"q": "order 30"}\``, { tool: `${FSI}بحث${PDI}`, input: '{"q": "order 30"}', output: '{"ok": true}', mocked: true }, `${FSI}بحث${PDI} {"q": "order 30"}`]);
+    // A Latin name, an input with a Hebrew key: isolated by its first strong character, report.html drew it {"x 30":"שם"}.
+    expect(surfaces('find_order', { שם: 'x 30' })).toEqual([`\`find_order ${LRI}{"שם": "x 30"}${PDI}\``, { tool: 'find_order', input: `${LRI}{"שם": "x 30"}${PDI}`, output: '{"ok": true}', mocked: true }, `find_order ${LRI}{"שם": "x 30"}${PDI}`]);
+    // Both right-to-left: each apart.
+    expect(surfaces('بحث', { اسم: 'x' })[0]).toBe(`\`${FSI}بحث${PDI} ${LRI}{"اسم": "x"}${PDI}\``);
+  });
+
+  it("isolates a script's expected and called tool input in the comment's checks table left to right, as JSON is written", () => {
+    const checked = persona('p', { verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'still_failing' }, checks: [check.toolCalled('find_order', { שם: 'x 30' }, [{ turn: 2, input: { שם: 'x 30' } }], null)] });
+    const row = renderComment(run([], { personas: [checked] }), ctx).split('\n').find((l) => l.startsWith('| ❌ tool called')) ?? '';
+    // By its first strong character (U+2068), the Hebrew key drew the JSON {"x 30" :"שם"}.
+    expect(row).toBe(`| ❌ tool called (fail) | \`find_order\` ${LRI}\`{"שם": "x 30"}\`${PDI} (subset) | other inputs only: turn 2 ${LRI}\`{"שם": "x 30"}\`${PDI} |`);
   });
 
   it('leaves a report with no right-to-left text as it was, with no isolate in it', () => {
@@ -174,12 +212,12 @@ describe('right-to-left text on the terminal', () => {
     for (const line of lines.filter((l) => !RTL.test(l))) expect([line, line.includes(FSI)]).toEqual([line, false]);
   });
 
-  it("isolates a begun tool call whole, as the comment's code span of it is, not run by run", () => {
+  it("isolates a begun tool call's input whole, left to right, as the comment's code span of it does, not run by run", () => {
     const call = toolCall('find_order', { city: 'تل أبيب', n: 3, note: 'שלום' }, { status: 'נשלח' });
     const plain = toolCall('find_order', { id: '1' }, { ok: true });
     const r = run([fixture('begun', { errored: true, verdict: null, reply: null, error: 'stream cut', toolCalls: [call, plain] })]);
     const line = renderTerminal(r, { color: false }).split('\n').find((l) => l.includes('find_order'));
-    expect(line).toContain(`: ${FSI}find_order {"city": "تل أبيب", "n": 3, "note": "שלום"}${PDI}, find_order {"id": "1"}`);
+    expect(line).toContain(`: find_order ${LRI}{"city": "تل أبيب", "n": 3, "note": "שלום"}${PDI}, find_order {"id": "1"}`);
     expect([line, RTL.test(outsideIsolates(line ?? ''))]).toEqual([line, false]);
   });
 
@@ -188,7 +226,7 @@ describe('right-to-left text on the terminal', () => {
     const r = run([fixture('begun', { errored: true, verdict: null, reply: null, error: 'stream cut', toolCalls: [call, toolCall('find_order', { id: '1' }, { ok: true })] })]);
     const whole = renderTerminal(r, { color: false }).split('\n').find((l) => l.includes('find_order')) ?? '';
     // Every width that cuts the line inside the call's isolate, down to one that keeps little of it.
-    const start = whole.indexOf(FSI);
+    const start = whole.indexOf(LRI);
     const end = whole.indexOf(PDI);
     expect([start > 0, end > start]).toEqual([true, true]);
     for (let width = start + 4; width <= end + 1; width++) {
@@ -197,7 +235,7 @@ describe('right-to-left text on the terminal', () => {
       expect(line.endsWith(`${PDI}…`), `width ${width}: ${line}`).toBe(true);
       // Nothing right-to-left, the "…" included, outside an isolate; none left open.
       expect(RTL.test(outsideIsolates(line)), `width ${width}`).toBe(false);
-      expect(line.split(FSI).length, `width ${width}`).toBe(line.split(PDI).length);
+      expect(line.split(LRI).length, `width ${width}`).toBe(line.split(PDI).length);
     }
   });
 });

@@ -283,9 +283,9 @@ const MAY_HAVE_LETTER_AMOUNT = /(?:TRY|R[Mp]?\.?|NIS|[kK][rR]\.?|K\u010d)(?:[ \u
  * its decimals, as after a no-break space (DECIMALS_AFTER_OTHER_THOUSANDS): no language writes a
  * comma between thousands after a space between them.
  */
-const SPACED_THOUSANDS_SOURCE = String.raw`(?<![N.,]|[N] )([N]{1,3})((?: [N]{3})+)(?:,([N]{3})(?![N]|[.,][N]))?(?=(?:,[N]{1,2})?(?:[ \u00a0]?(?:K\u010d|Ft|z\u0142|zl|Z\u0141|[kK]r|KR|(?:l|L)e[iu])(?![J])|[ \u00a0]?[${SIGNS}]|[ \u00a0](?:${CODE_ALTERNATION})(?![J]))|(?<=[N] [N]{3} [N]{3}(?:,[N]{3})?)(?![N]))`;
+const SPACED_THOUSANDS_SOURCE = String.raw`(?<![N.,]|[N] )([N]{1,3})((?: [N]{3})+)(?:,([N]{3,})(?![N]|[.,][N]))?(?=(?:,[N]{1,2})?(?:[ \u00a0]?(?:K\u010d|Ft|z\u0142|zl|Z\u0141|[kK]r|KR|(?:l|L)e[iu])(?![J])|[ \u00a0]?[${SIGNS}]|[ \u00a0](?:${CODE_ALTERNATION})(?![J]))|(?<=[N] [N]{3} [N]{3}(?:,[N]{3,})?)(?![N]))`;
 /** What SPACED_THOUSANDS_SOURCE needs (a cheap test before the pattern). */
-const MAY_HAVE_SPACED_THOUSANDS = onFirstUse(() => new RegExp(String.raw`[0-9] [0-9]{3}(?:(?:,[0-9]{1,3})?[ \u00a0]?(?:K\u010d|Ft|z[l\u0142]|Z\u0141|[kK][rR]|[lL]e[iu]|[${SIGNS}]|[A-Z]{3})| [0-9]{3}(?![0-9]))`));
+const MAY_HAVE_SPACED_THOUSANDS = onFirstUse(() => new RegExp(String.raw`[0-9] [0-9]{3}(?:(?:,[0-9]+)?[ \u00a0]?(?:K\u010d|Ft|z[l\u0142]|Z\u0141|[kK][rR]|[lL]e[iu]|[${SIGNS}]|[A-Z]{3})| [0-9]{3}(?![0-9]))`));
 
 /**
  * How a currency's word or sign reads (docs/meaning.md, "Facts"): the currencies it may be
@@ -641,7 +641,7 @@ const DECIMAL_COMMA = /^\d+,\d{1,2}$|^0,\d+$/;
 /** India's digit grouping: groups of two digits, then the last three ("1,50,000" is 150000, "1,00,00,000" 10000000). */
 const INDIAN_GROUPS = /^\d{1,2}(?:,\d{2})+,\d{3}(?:\.\d+)?$/;
 /** Points between groups of three digits, then a decimal comma: "1.500,50", "1.234.567,8", "1.500,505" (after points, a comma is no thousands separator). */
-const POINT_THOUSANDS_DECIMAL_COMMA = /^\d{1,3}(?:\.\d{3})+,\d{1,3}$/;
+const POINT_THOUSANDS_DECIMAL_COMMA = /^\d{1,3}(?:\.\d{3})+,\d+$/;
 
 // --- Canonical values ------------------------------------------------------------------------
 
@@ -777,7 +777,7 @@ const OTHER_THOUSANDS = /([0-9])[\u00a0\u202f\u2009'\u2019](?=[0-9]{3}(?![0-9]))
  * comma, as no language writes a comma between thousands after a space or an apostrophe between
  * them; made a point, so that the joined "1500,505" is not read as the numbers 1500 and 505.
  */
-const DECIMALS_AFTER_OTHER_THOUSANDS = onFirstUse(() => /([0-9][\u00a0\u202f\u2009'\u2019][0-9]{3}),(?=[0-9]{3}(?![0-9]|[.,][0-9]))/g);
+const DECIMALS_AFTER_OTHER_THOUSANDS = onFirstUse(() => /([0-9][\u00a0\u202f\u2009'\u2019][0-9]{3}),(?=[0-9]{3,}(?![0-9]|[.,][0-9]))/g);
 
 /** A line ending other than \n: \r\n (Windows) or a lone \r. */
 const CARRIAGE_RETURNS = /\r\n?/g;
@@ -878,24 +878,25 @@ export function factsOf(reply: string): Fact[] {
         const weight = (): boolean => between === '-' || WEIGHT_AFTER.test(written.slice(at + raw.length, at + raw.length + 8)) || WEIGHT_BEFORE.test(written.slice(Math.max(0, at - 60), at));
         const reading = wordReading(word, qualifier, sterling, weight);
         if (reading === undefined) return raw;
-        // "1500,505 euros" may be EUR 1500.505 (joinedAmountFact); "1500,505 cents" and hundredths after it are read as before.
-        if (reading.cents !== true && part === undefined && bare === undefined && isJoinedCommaGroup(numeral)) {
-          out.push(joinedAmountFact(reading, `${sign === undefined ? '' : '-'}${numeral}`));
-          return blank(raw.length);
-        }
-        const [whole = '', ...rest] = amountNumerals(numeral, reading.number === true ? undefined : reading.codes);
-        // The hundredths join a whole number of their currency: cents a currency whose hundredth is a
-        // cent, pence pounds, two digits alone either. Otherwise cents and pence are read as "3 cents"
-        // and "3 pence" alone are, and two digits alone are a number.
         const pence = p !== undefined || partWord?.toLowerCase() === 'pence';
-        const pounds = reading.codes.length === 1 && reading.codes[0] === 'GBP';
-        const cents = reading.number === undefined && reading.codes.every((c) => CENT_CURRENCIES.has(c));
-        const hundredths = part ?? bare;
-        const joins = hundredths !== undefined && WHOLE.test(whole) && (bare !== undefined ? pounds || cents : pence ? pounds : cents);
-        const amount = joins ? canonicalDecimal(whole, hundredths.padStart(2, '0')) : whole;
-        // "3 pounds and 50 pence" is money: GBP 3.5, no longer the number 3 that "3 pounds" alone may be.
-        out.push(readingFact(joins && pounds ? GBP : reading, `${sign !== undefined && /[1-9]/.test(amount) ? '-' : ''}${amount}`));
-        for (const n of rest) out.push({ kind: 'number', value: n });
+        let joins = false;
+        // "1500,505 euros" may be EUR 1500.505 (joinedAmountFact): hundredths after it ("1500,505
+        // euros 50") join nothing, as after a decimal, and are read alone; "1500,505 cents" is read as before.
+        if (reading.cents !== true && isJoinedCommaGroup(numeral)) out.push(joinedAmountFact(reading, `${sign === undefined ? '' : '-'}${numeral}`));
+        else {
+          const [whole = '', ...rest] = amountNumerals(numeral, reading.number === true ? undefined : reading.codes);
+          // The hundredths join a whole number of their currency: cents a currency whose hundredth is a
+          // cent, pence pounds, two digits alone either. Otherwise cents and pence are read as "3 cents"
+          // and "3 pence" alone are, and two digits alone are a number.
+          const pounds = reading.codes.length === 1 && reading.codes[0] === 'GBP';
+          const cents = reading.number === undefined && reading.codes.every((c) => CENT_CURRENCIES.has(c));
+          const hundredths = part ?? bare;
+          joins = hundredths !== undefined && WHOLE.test(whole) && (bare !== undefined ? pounds || cents : pence ? pounds : cents);
+          const amount = joins ? canonicalDecimal(whole, (hundredths as string).padStart(2, '0')) : whole;
+          // "3 pounds and 50 pence" is money: GBP 3.5, no longer the number 3 that "3 pounds" alone may be.
+          out.push(readingFact(joins && pounds ? GBP : reading, `${sign !== undefined && /[1-9]/.test(amount) ? '-' : ''}${amount}`));
+          for (const n of rest) out.push({ kind: 'number', value: n });
+        }
         if (!joins && part !== undefined) out.push(readingFact(pence ? PENCE : CENTS, canonicalDecimal(part, '')));
         if (!joins && bare !== undefined) pushNumbers(bare, false, out, asEnglish);
         return blank(raw.length);
@@ -998,9 +999,9 @@ export function factsOf(reply: string): Fact[] {
 }
 
 /**
- * "1 500": one to three digits, a plain space and one group of three digits, with a comma and one
- * to three digits after it or none ("1 500,50", "1 500,505"), no other group, digit or letter right
- * before or after it ("1 500 pièces", not "2 500g", "1 500 000" or "1 500,5050").
+ * "1 500": one to three digits, a plain space and one group of three digits, with a comma and its
+ * digits after it or none ("1 500,50", "1 500,505", "1 500,5050"), no other group, digit or letter right
+ * before or after it ("1 500 pièces", not "2 500g" or "1 500 000").
  * French, the Nordic languages, Polish or Czech write 1500 so, and English may write two numbers
  * so ("page 1 500 words"): where the group ends, to be read as one fact that may be either
  * (spacedGroupFact), or -1. Plain character tests: it is asked of every run of digits.
@@ -1010,8 +1011,8 @@ function spacedGroupEnd(text: string, start: number, end: number): number {
   for (let i = start; i < end; i++) if (!isDigit(text[i])) return -1;
   if (!(isDigit(text[end + 1]) && isDigit(text[end + 2]) && isDigit(text[end + 3]))) return -1;
   let after = end + 4;
-  // A comma and one to three digits after the group ("1 500,50 pièces", "1 500,505 kg") end it too.
-  if (text[after] === ',' && isDigit(text[after + 1])) after += isDigit(text[after + 2]) ? (isDigit(text[after + 3]) ? 4 : 3) : 2;
+  // A comma and its digits after the group ("1 500,50 pièces", "1 500,505 kg", "1 500,5050 kg") end it too.
+  if (text[after] === ',' && isDigit(text[after + 1])) for (after += 2; isDigit(text[after]); ) after++;
   const next = text[after];
   if (isCodeChar(next) || ((next === '.' || next === ',' || next === '-') && isCodeChar(text[after + 1])) || (next === ' ' && isDigit(text[after + 1]))) return -1;
   // Not the second group of a longer run ("12 345 678" that SPACED_THOUSANDS_SOURCE did not join).
@@ -1028,9 +1029,9 @@ function spacedGroupEnd(text: string, start: number, end: number): number {
  */
 function spacedGroupFact(first: string, group: string): Fact {
   // With its decimals ("500,50"): the written number keeps its comma, without the zeros a decimal
-  // may end with ("1 500,5"); three digits after it are kept as written ("1 500,500" may be 1 and 500500).
+  // may end with ("1 500,5"); three digits or more after it are kept as written ("1 500,500" may be 1 and 500500).
   const [whole = '', decimals = ''] = group.split(',');
-  const fraction = decimals.length === 3 ? decimals : canonicalDecimal('0', decimals).slice(2);
+  const fraction = decimals.length >= 3 ? decimals : canonicalDecimal('0', decimals).slice(2);
   const written = fraction === '' ? `${first} ${whole}` : `${first} ${whole},${fraction}`;
   const value = canonicalDecimal(first + whole, decimals);
   return { kind: 'number', value: written, may: [{ kind: 'number', value }, { kind: 'number', value: written }] };
@@ -1038,11 +1039,13 @@ function spacedGroupFact(first: string, group: string): Fact {
 
 /**
  * "1500,505": four or more digits, a comma and three digits, with no separator between the
- * thousands. Character tests, no pattern: it is asked of every numeral (pushNumbers).
+ * thousands; or "1,5050", "15000,5050": digits, a comma and four or more digits (no language writes
+ * a thousands separator before four digits). Character tests, no pattern: it is asked of every numeral (pushNumbers).
  */
 function isJoinedCommaGroup(numeral: string): boolean {
-  const comma = numeral.length - 4;
-  if (comma < 4 || numeral[comma] !== ',' || numeral[0] === '0') return false;
+  const comma = numeral.indexOf(',');
+  const decimals = numeral.length - comma - 1;
+  if (comma < 1 || (decimals === 3 ? comma < 4 : decimals < 4) || numeral[0] === '0') return false;
   for (let i = 0; i < numeral.length; i++) if (i !== comma && !isDigit(numeral[i])) return false;
   return true;
 }

@@ -640,8 +640,9 @@ export function itemData(item: Item): ItemData {
  * Each line of a string but a reply, a message and a diff's texts (shown as written) has its runs
  * of right-to-left text isolated, as the row's summary has (docs/security.md): the script needs no
  * code for it, and a string with no right-to-left character is as it was, to the byte. A tool
- * call's name, input and output are each one isolate, whole, as the comment's code span of a call
- * is (escape.ts codeSpan): its JSON is not cut into runs.
+ * call's name, input and output are each one isolate, whole, its input and output left to right,
+ * as the comment's code span of a call isolates them (escape.ts callSpan): its JSON is not cut into
+ * runs, nor turned by an Arabic name or key.
  */
 export function scriptJson(value: unknown): string {
   /** The arrays and objects whose texts are shown as written: a diff's, the messages not sent, and all they hold. */
@@ -654,7 +655,8 @@ export function scriptJson(value: unknown): string {
     if (typeof v === 'string') {
       const s = stripControl(v);
       if (!hasRightToLeft(s) || writtenText(key) || asWritten.has(this)) return s;
-      return calls.has(this) ? `\u2068${s}\u2069` : isolatedLines(s);
+      // A call's name by its first strong character, its input and output, JSON, left to right (words.ts isolatedCall).
+      return calls.has(this) ? `${key === 'tool' ? '\u2068' : '\u2066'}${s}\u2069` : isolatedLines(s);
     }
     if (typeof v === 'object' && (key === 'diff' || key === 'unsent' || asWritten.has(this))) asWritten.add(v as object);
     if (typeof v === 'object' && (key === 'toolCalls' || (calls.has(this) && Array.isArray(this)))) calls.add(v as object);
