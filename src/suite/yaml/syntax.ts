@@ -1328,6 +1328,72 @@ function blockTextSlip(src: SourceFile, n: number): ConfigIssue | null {
   return null;
 }
 
+/** A "-" with nothing after it but a comment: its indentation. */
+const EMPTY_DASH = /^( *)-[ \t]*(?:#.*)?$/;
+
+/** A list item's "-" with nothing after it, and its lines written no deeper than it (emptyDashItem): one issue for the lines. */
+interface EmptyDashItem {
+  issue: ConfigIssue;
+  /** The "-" line and the last of its lines, or the next item's "-" line, what the parser says of which follows from it (1-based). */
+  from: number;
+  to: number;
+}
+
+/**
+ * `-` alone on its line, then the item's text or keys at the column of the "-" or left of it (`  -`,
+ * then ` Where is my order?`): YAML reads an empty item, and the parser says "All mapping items
+ * must start at the same column" at the "-", then something of each line under it. Said once, at
+ * the first of those lines, with the lines indented as the item's should be (2 spaces deeper than
+ * the "-"). `n`: the line the parser says it at, the "-" line or, after a comment, the first under
+ * it; null when the line above it is not such a "-".
+ */
+function emptyDashItem(src: SourceFile, n: number): EmptyDashItem | null {
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  let from = n;
+  while (from > 1 && !EMPTY_DASH.test(lines[from - 1] ?? '') && isBlank(lines[from - 2] ?? '')) from -= 1;
+  if (from > 1 && !EMPTY_DASH.test(lines[from - 1] ?? '')) from -= 1;
+  const dash = EMPTY_DASH.exec(lines[from - 1] ?? '');
+  if (dash === null) return null;
+  const d = (dash[1] as string).length;
+  const indentOf = (l: string): number => (/^ */.exec(l)?.[0] ?? '').length;
+  let first = from + 1;
+  while (first <= lines.length && isBlank(lines[first - 1] as string)) first += 1;
+  const text = lines[first - 1];
+  if (text === undefined) return null;
+  const at = indentOf(text);
+  // Deeper than the "-" is the item's, and a "-" at its column or left of it another item.
+  if (at > d || ITEM_LINE.test(text.slice(Math.min(at, d)))) return null;
+  // The item's lines: from the first, up to one left of it, or another item's "-" at the "-"'s column or left of it.
+  let to = first;
+  for (let k = first + 1; k <= lines.length; k += 1) {
+    const line = lines[k - 1] as string;
+    if (isBlank(line)) continue;
+    const indent = indentOf(line);
+    if (indent < at || (indent <= d && ITEM_LINE.test(line.slice(indent)))) break;
+    to = k;
+  }
+  // What the parser says at the next item's "-", which it reads at the column of the lines above, follows from it too.
+  let last = to + 1;
+  while (last <= lines.length && isBlank(lines[last - 1] as string)) last += 1;
+  if (!ITEM_LINE.test(lines[last - 1] ?? '')) last = to;
+  const deep = d + 2;
+  const next = [];
+  for (let k = first + 1; k <= to; k += 1) next.push(k);
+  const moved = alsoMoved(next.length > 1 ? [next[0] as number, next[next.length - 1] as number] : next, deep - at, 'right');
+  const alone = to === first ? `\n  or write it after the "-", so that line ${String(from)} reads\n    ${' '.repeat(d)}- ${text.trimStart()}` : '';
+  return {
+    from,
+    to: last,
+    issue: {
+      file: src.file,
+      line: first,
+      column: at + 1,
+      message: `invalid YAML: the "-" on line ${String(from)} has nothing after it, and line ${String(first)} under it is indented by ${at === 0 ? 'no spaces' : plural(at, 'space', 'spaces')}, no deeper than the "-", so YAML reads the item as empty and cannot read line ${String(first)} as part of it`,
+      fix: `indent the item's lines deeper than the "-": by ${plural(deep, 'space', 'spaces')}, so that line ${String(first)} reads\n    ${' '.repeat(deep)}${text.trimStart()}${moved}${alone}`,
+    },
+  };
+}
+
 /** A key and its value (or a list item's `- ` and its value): the text before the value, the value, and a comment after it. */
 const KEY_AND_VALUE = /^(\s*(?:-\s+)?(?:[^\s#:"'@`%[{|>*&!-][^:#]*?:\s+)?)(\S.*?)(\s+#.*)?$/;
 
@@ -1641,6 +1707,8 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   const deeperLists: DeeperItems[] = [];
   /** List items at the column of the keys above them (itemAtKeyColumn): one issue each. */
   const keyItems: ItemAtKeys[] = [];
+  // A "-" alone, its lines no deeper than it: one issue for what the parser says of them (emptyDashItem).
+  const emptyDashes = errors.flatMap((e) => (e.code === 'BAD_INDENT' && /^All mapping items must start at the same column/.test(e.message) ? [emptyDashItem(src, pos0(e))] : [])).filter((e) => e !== null);
   for (const err of errors) {
     if (quoteOpened !== null && err !== quoteEnd && err.offset > quoteOpened) continue;
     if (dash !== null && err.offset >= dash.offset) {
@@ -1655,6 +1723,11 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     const short = shortKeys.find((k) => pos0(err) >= k.from && pos0(err) <= k.to);
     if (short !== undefined) {
       if (!out.includes(short.issue)) out.push(short.issue);
+      continue;
+    }
+    const empty = emptyDashes.find((e) => pos0(err) >= e.from && pos0(err) <= e.to);
+    if (empty !== undefined) {
+      if (!out.includes(empty.issue)) out.push(empty.issue);
       continue;
     }
     const own = lineSlip(pos0(err));
