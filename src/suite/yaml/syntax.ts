@@ -7,7 +7,7 @@ import { documentSource, type Position, type SourceFile, type YamlSyntaxError } 
 import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, scanFlow, unclosedFlow, withoutStrayCloser, type FlowIndentSlip, type FlowSlip } from './flow.js';
 import { splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
 
-import { alsoMoved } from './moved.js';
+import { alsoMoved, blockTextWords } from './moved.js';
 import { DUPLICATE_KEY_MESSAGE, onlyDuplicateKeys, SYNTAX_FIX } from './syntax-kinds.js';
 
 export { onlyDuplicateKeys, SYNTAX_FIX };
@@ -1304,21 +1304,20 @@ function blockTextSlip(src: SourceFile, n: number): ConfigIssue | null {
       const textIndent = first === null ? keyIndent + 2 : indentOf(lines[first - 1] as string);
       // No line of text above it: one at the key's column or left of it; else one left of the first.
       if (first === null ? at > keyIndent : at >= textIndent || at <= keyIndent) return null;
-      const key = shownJson((header[2] as string).replace(/^["']|["']$/g, ''));
+      const bare = (header[2] as string).replace(/^["']|["']$/g, '');
       const indicator = header[3] as string;
+      if (first === null) {
+        const words = blockTextWords({ n, here, at, header: k, key: bare, keyIndent, indicator, readAs: 'a key written wrong' });
+        return { file: src.file, line: n, column: at + 1, message: `invalid YAML: ${words.message}`, fix: words.fix };
+      }
+      const key = shownJson(bare);
       const spaces = (k2: number): string => plural(k2, 'space', 'spaces');
       return {
         file: src.file,
         line: n,
         column: at + 1,
-        message:
-          first === null
-            ? `invalid YAML: line ${String(n)}, the text of the ${indicator} block of ${key} on line ${String(k)}, is indented by ${at === 0 ? 'no spaces' : spaces(at)}, no deeper than ${key}, so YAML reads the block as empty and line ${String(n)} as a key written wrong`
-            : `invalid YAML: line ${String(n)} is indented by ${spaces(at)}, less than line ${String(first)}, the first of the ${indicator} block of ${key} on line ${String(k)} (${String(textIndent)}), so YAML ends the block before it and reads it as a key written wrong`,
-        fix:
-          first === null
-            ? `indent the block's text deeper than ${key}: by ${spaces(textIndent)}, so that line ${String(n)} reads\n    ${' '.repeat(textIndent)}${here.trimStart()}\n  and each line of the text after it too`
-            : `indent it by ${spaces(textIndent)} (not ${String(at)}), as line ${String(first)}, so that line ${String(n)} reads\n    ${' '.repeat(textIndent)}${here.trimStart()}`,
+        message: `invalid YAML: line ${String(n)} is indented by ${spaces(at)}, less than line ${String(first)}, the first of the ${indicator} block of ${key} on line ${String(k)} (${String(textIndent)}), so YAML ends the block before it and reads it as a key written wrong`,
+        fix: `indent it by ${spaces(textIndent)} (not ${String(at)}), as line ${String(first)}, so that line ${String(n)} reads\n    ${' '.repeat(textIndent)}${here.trimStart()}`,
       };
     }
     // A line of the block's text: deeper than the line `n` is, or, the block's first, anything deeper than its key.
