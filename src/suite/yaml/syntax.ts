@@ -1330,13 +1330,12 @@ function blockTextSlip(src: SourceFile, n: number): ConfigIssue | null {
 /** A "-" with nothing after it but a comment: its indentation. */
 const EMPTY_DASH = /^( *)-[ \t]*(?:#.*)?$/;
 
-/** A list item's "-" with nothing after it, and its lines written no deeper than it (emptyDashItem): one issue for the lines. */
-interface EmptyDashItem {
-  issue: ConfigIssue;
-  /** The "-" line and the last of its lines, or the next item's "-" line, what the parser says of which follows from it (1-based). */
-  from: number;
-  to: number;
-}
+/**
+ * A list item's "-" with nothing after it, and its lines written no deeper than it (emptyDashItem):
+ * one issue for the lines from the "-" to the last of them, or to the next item's "-", what the
+ * parser says of which follows from it (DeeperItems' shape).
+ */
+type EmptyDashItem = DeeperItems;
 
 /**
  * `-` alone on its line, then the item's text or keys at the column of the "-" or left of it (`  -`,
