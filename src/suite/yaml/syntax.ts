@@ -1327,8 +1327,8 @@ function blockTextSlip(src: SourceFile, n: number): ConfigIssue | null {
   return null;
 }
 
-/** A "-" with nothing after it but a comment: its indentation. */
-const EMPTY_DASH = /^( *)-[ \t]*(?:#.*)?$/;
+/** A "-" with nothing after it but a comment, or a block's `|` or `>`: its indentation, and the block's indicator. */
+const EMPTY_DASH = /^( *)-[ \t]*([|>][-+0-9]*)?[ \t]*(?:#.*)?$/;
 
 /**
  * A list item's "-" with nothing after it, and its lines written no deeper than it (emptyDashItem):
@@ -1338,8 +1338,8 @@ const EMPTY_DASH = /^( *)-[ \t]*(?:#.*)?$/;
 type EmptyDashItem = DeeperItems;
 
 /**
- * `-` alone on its line, then the item's text or keys at the column of the "-" or left of it (`  -`,
- * then ` Where is my order?`): YAML reads an empty item, and the parser says "All mapping items
+ * `-` alone on its line (or `- |`, a block), then the item's text or keys at the column of the "-" or
+ * left of it (`  -`, then ` Where is my order?`): YAML reads an empty item, and the parser says "All mapping items
  * must start at the same column" at the "-", then something of each line under it. Said once, at
  * the first of those lines, with the lines indented as the item's should be (2 spaces deeper than
  * the "-"). `n`: the line the parser says it at, the "-" line or, after a comment, the first under
@@ -1378,7 +1378,10 @@ function emptyDashItem(src: SourceFile, n: number): EmptyDashItem | null {
   const next = [];
   for (let k = first + 1; k <= to; k += 1) next.push(k);
   const moved = alsoMoved(next.length > 1 ? [next[0] as number, next[next.length - 1] as number] : next, deep - at, 'right');
-  const alone = to === first ? `\n  or write it after the "-", so that line ${String(from)} reads\n    ${' '.repeat(d)}- ${text.trimStart()}` : '';
+  // `- |`: the block's text goes under it, never on the "-" line.
+  const block = dash[2];
+  const alone = to === first && block === undefined ? `\n  or write it after the "-", so that line ${String(from)} reads\n    ${' '.repeat(d)}- ${text.trimStart()}` : '';
+  const indented = at === 0 ? 'no spaces' : plural(at, 'space', 'spaces');
   return {
     from,
     to: last,
@@ -1386,8 +1389,11 @@ function emptyDashItem(src: SourceFile, n: number): EmptyDashItem | null {
       file: src.file,
       line: first,
       column: at + 1,
-      message: `invalid YAML: the "-" on line ${String(from)} has nothing after it, and line ${String(first)} under it is indented by ${at === 0 ? 'no spaces' : plural(at, 'space', 'spaces')}, no deeper than the "-", so YAML reads the item as empty and cannot read line ${String(first)} as part of it`,
-      fix: `indent the item's lines deeper than the "-": by ${plural(deep, 'space', 'spaces')}, so that line ${String(first)} reads\n    ${' '.repeat(deep)}${text.trimStart()}${moved}${alone}`,
+      message:
+        block === undefined
+          ? `invalid YAML: the "-" on line ${String(from)} has nothing after it, and line ${String(first)} under it is indented by ${indented}, no deeper than the "-", so YAML reads the item as empty and cannot read line ${String(first)} as part of it`
+          : `invalid YAML: line ${String(first)}, the text of the ${block} block of the "-" on line ${String(from)}, is indented by ${indented}, no deeper than the "-", so YAML reads the block as empty and cannot read line ${String(first)} as part of it`,
+      fix: `indent ${block === undefined ? "the item's lines" : "the block's text"} deeper than the "-": by ${plural(deep, 'space', 'spaces')}, so that line ${String(first)} reads\n    ${' '.repeat(deep)}${text.trimStart()}${moved}${alone}`,
     },
   };
 }
