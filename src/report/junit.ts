@@ -16,7 +16,7 @@ import { buildModel, DRIFT_WORDS, ERROR_KIND_WORDS, routeText, viewOf, type Fixt
 import { meaningOffAfter, withMeaningHead } from './cause-details.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
-import { checkDetail, decisiveTurn, lineChecks, matchMark, messageChanged, namedAttemptTurn, notSent, scriptEndedWords, stoppedOn } from './persona.js';
+import { checkDetail, criterionShown, decisiveTurn, lineChecks, matchMark, messageChanged, namedAttemptTurn, notSent, scriptEndedWords, stoppedOn } from './persona.js';
 import { BEGUN_WORDS, decisiveAttempt, decisiveReply, namedAttemptReply } from './item-parts.js';
 
 // Not allowed in XML 1.0 (incl. lone surrogates), plus C1 controls and DEL which are discouraged.
@@ -145,9 +145,10 @@ function testcase(v: FixtureView, causeOf: CauseOfItem): string {
   return `${open}/>`;
 }
 
+/** A check's line; a criterion cut as the comment cuts it (criterionShown), XML-escaped with the line after. */
 function checkLine(c: Check): string {
   const mark = c.kind === 'toolCalled' || c.kind === 'toolNotCalled' ? matchMark(c) : '';
-  return `${c.kind}${c.kind === 'criterion' ? ` "${c.expected}"` : ''}: ${c.status === 'not_evaluated' ? 'not evaluated' : c.status} (${checkDetail(c)})${mark}`;
+  return `${c.kind}${c.kind === 'criterion' ? ` "${criterionShown(c.expected)}"` : ''}: ${c.status === 'not_evaluated' ? 'not evaluated' : c.status} (${checkDetail(c)})${mark}`;
 }
 
 function personaBody(v: ScriptView, cause: Cause | null): string {

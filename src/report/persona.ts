@@ -28,6 +28,14 @@ import { keepQuantitiesWhole } from './wrap.js';
 
 const CELL = { expected: 160, why: 300, json: 80, calls: 3 } as const;
 
+/**
+ * A script's criterion as a report shows it: cut after 160 characters with "…" (whole characters,
+ * clip), escaped after by the caller for its form (markdown, XML). `--out` and results.json keep it whole.
+ */
+export function criterionShown(text: string): string {
+  return clip(text, CELL.expected);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Checks
 
@@ -100,7 +108,7 @@ function expectedCell(c: Check): string {
     case 'maxTurnLatency':
       return `at most ${thousands(c.expected)} ms a turn`;
     case 'criterion':
-      return escapeInline(clip(c.expected, CELL.expected));
+      return escapeInline(criterionShown(c.expected));
   }
 }
 

@@ -6,7 +6,7 @@ import * as z from 'zod';
 import type { Assertion, Fixture, SingleAssertion } from '../types.js';
 import { describeValue, flowYaml, quote, rangeCheckedAfter, REFUSED_AFTER, translateZodIssues, type NumberRange } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
-import { itemFileRule, itemsOfFile, nextItemInside, soundItemsOfFile, splitNumbersOfOneItem, type ItemFileFindings } from './item-file.js';
+import { blockTextAtKeys, itemFileRule, itemsOfFile, nextItemInside, soundItemsOfFile, splitNumbersOfOneItem, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { toExpectation, toolSchemas } from './tools.js';
@@ -126,6 +126,8 @@ export function checkFixtureFile(src: SourceFile, data: unknown, partly = false)
   const items = partly ? soundItemsOfFile(src, FIXTURE_FILE) : itemsOfFile(src, data, FIXTURE_FILE, result);
   const file = trapFile(src);
   for (const item of items) checkItem(file, item.data, item.path, result);
+  // `message: |` with its text at the key's column: one error, not the empty value's and the text's (item-file.ts).
+  if (!partly) blockTextAtKeys(src, items, result.errors);
   if (partly) {
     const split = splitNumbersOfOneItem(src, FIXTURE_FILE, (part) => {
       const scratch: FixtureFileResult = { fixtures: [], errors: [], warnings: [], labels: [], labelsMeant: [] };

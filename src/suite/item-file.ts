@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { describeValue, lineOf, meantKey, quote, translateZodIssues, type ConfigIssue } from './issues.js';
 import { pathText, type PathSegment, type SourceFile } from './yaml/index.js';
-import { alsoMoved } from './yaml/moved.js';
+import { alsoMoved, blockTextWords } from './yaml/moved.js';
 import { isSplitNumberMessage, splitNumberAt, splitWritesKeyTwice } from './yaml/split-number.js';
 import { onFirstUse } from '../patterns.js';
 import type { CommentedValue } from './yaml-traps.js';
@@ -230,4 +230,60 @@ function asList(rule: ItemFileRule, lines: readonly string[], first: number, inn
   return inner.dash === 0
     ? `${head}; line ${String(inner.line)} stays as it is, its "-" at the column of line ${String(first)}'s`
     : `${head}; line ${String(inner.line)} then reads\n    ${(lines[inner.line - 1] as string).slice(inner.dash)}${moved}`;
+}
+
+/**
+ * `message: |`, then its text at the key's column or left of it (`Note: where is my order`, `- Where
+ * is my order?`): valid YAML, which ends the block before the text, so the value is empty, and reads
+ * the text as a key of its own or one more item of a list, which the schema then refuses (`unknown
+ * key "Note"`, `fixture #2 must be a mapping`). Where a line right after such an empty block is
+ * refused, the empty value's error and those of the lines read out of it (each refused, up to the
+ * first that is not) are said as one, at the text's first line, with the fix: the text indented
+ * deeper than its key (docs/fixtures.md, "Text YAML reads otherwise"). A misspelt key there (`asert:`)
+ * is a key, not text. `errors`: the file's, from its checks, changed in place.
+ */
+export function blockTextAtKeys(src: SourceFile, items: readonly FileItem[], errors: ConfigIssue[]): void {
+  if (errors.length === 0 || !(src.text.includes('|') || src.text.includes('>'))) return;
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const indentOf = (l: string): number => (/^ */.exec(l)?.[0] ?? '').length;
+  const mine = (i: ConfigIssue, line: number): boolean => i.file === src.file && i.line === line;
+  const seen = (value: unknown, path: PathSegment[], depth: number): void => {
+    if (value === null || typeof value !== 'object' || depth > 4) return;
+    for (const [k, v] of Object.entries(value)) {
+      const at = [...path, Array.isArray(value) ? Number(k) : k];
+      if (typeof v !== 'string') {
+        seen(v, at, depth + 1);
+        continue;
+      }
+      if (Array.isArray(value) || v.trim() !== '') continue;
+      const pos = src.valueAt(at);
+      const keyPos = src.keyAt(path, k);
+      if (pos.line === null || pos.column === null || keyPos?.column == null) continue;
+      const header = lines[pos.line - 1] ?? '';
+      const indicator = /^[|>][-+0-9]*(?=\s*(?:#.*)?$)/.exec(header.slice(pos.column - 1))?.[0];
+      if (indicator === undefined) continue;
+      let n = pos.line + 1;
+      while (n <= lines.length && /^\s*(?:#.*)?$/.test(lines[n - 1] as string)) n += 1;
+      const here = lines[n - 1];
+      const keyIndent = keyPos.column - 1;
+      if (here === undefined || indentOf(here) > keyIndent) continue;
+      const refused = (line: number): boolean => errors.some((i) => mine(i, line) && !i.fix.startsWith('did you mean'));
+      if (!refused(n)) continue;
+      // The lines read out of the block: the first, and each next one the schema refused.
+      const out = new Set([n]);
+      for (let m = n + 1; m <= lines.length; m += 1) {
+        if (/^\s*(?:#.*)?$/.test(lines[m - 1] as string)) continue;
+        if (!refused(m)) break;
+        out.add(m);
+      }
+      const gone = (i: ConfigIssue): boolean => (i.file === src.file && i.line === pos.line && i.column === pos.column) || (i.line !== null && out.has(i.line) && mine(i, i.line));
+      const first = errors.findIndex(gone);
+      const readAs = /^\s*-(?:\s|$)/.test(here) ? 'one more item of the list' : 'a key of its own';
+      const issue: ConfigIssue = { file: src.file, line: n, column: indentOf(here) + 1, ...blockTextWords({ n, here, at: indentOf(here), header: pos.line, key: k, keyIndent, indicator, readAs }) };
+      const kept = errors.filter((i) => !gone(i));
+      kept.splice(first, 0, issue);
+      errors.splice(0, errors.length, ...kept);
+    }
+  };
+  for (const item of items) seen(item.data, item.path, 0);
 }

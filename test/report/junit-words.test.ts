@@ -79,3 +79,26 @@ describe("a not-evaluated fixture's cause in JUnit, as the gate reads it", () =>
     expect(renderJUnit(run([dropped]))).toContain('<property name="cause" value="judge unreachable: the connection to 127.0.0.1:9 was closed without an answer (ECONNRESET): see the judge&apos;s log for a crash on the request, or a proxy in front of it that closes connections"/>');
   });
 });
+
+describe("a script's criterion in JUnit", () => {
+  it('is cut after 160 characters with "…" as the comment cuts it, then escaped: never inside an escape nor a surrogate pair', () => {
+    // 157 letters, "&", then an emoji (two UTF-16 units) across the cut: kept are the letters and
+    // the "&" (escaped whole, &amp;), not half of the emoji; then the "…" (160 characters in all).
+    const text = `${'a'.repeat(157)}&\u{1F600}${'b'.repeat(60)}`;
+    const criterion = { kind: 'criterion', expected: text, status: 'fail', detail: 'score 0.2 < 0.7' };
+    const script = persona('refund-flow', { verdict: 'fail', checks: [criterion], drift: { transcript: 'same', route: 'same', verdict: 'newly_failing' } } as unknown as Partial<PersonaRecord>);
+    const xml = renderJUnit(run([], { personas: [script] }));
+    const shown = `criterion &quot;${'a'.repeat(157)}&amp;…&quot;: fail (score 0.2 &lt; 0.7)`;
+    // In the failure's message and in the checks of its body alike.
+    expect(xml).toContain(`<failure message="${shown}"`);
+    expect(xml).toContain(`\nchecks:\n  ${shown}\n`);
+    expect(xml).not.toContain('b'.repeat(60));
+    expect(xml).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
+  });
+
+  it('is whole when it fits', () => {
+    const criterion = { kind: 'criterion', expected: `${'a'.repeat(159)}&`, status: 'fail', detail: 'score 0.2 < 0.7' };
+    const script = persona('refund-flow', { verdict: 'fail', checks: [criterion], drift: { transcript: 'same', route: 'same', verdict: 'newly_failing' } } as unknown as Partial<PersonaRecord>);
+    expect(renderJUnit(run([], { personas: [script] }))).toContain(`\n  criterion &quot;${'a'.repeat(159)}&amp;&quot;: fail (score 0.2 &lt; 0.7)\n`);
+  });
+});

@@ -316,3 +316,26 @@ describe('commas outside [ ] or { }', () => {
     ]);
   });
 });
+
+describe('a "-" with nothing after it, its text or keys no deeper than it', () => {
+  it('is one error in our words, at the text, not also the parser\'s "All mapping items must start at the same column"', () => {
+    expect(said('label: a\nopening: hi\nfollowUps:\n  -\n Where is my order?\nexpect:\n  reply: [{ contains: x }]\n')).toEqual([
+      '5:2: invalid YAML: the "-" on line 4 has nothing after it, and line 5 under it is indented by 1 space, no deeper than the "-", so YAML reads the item as empty and cannot read line 5 as part of it\n  fix: indent the item\'s lines deeper than the "-": by 4 spaces, so that line 5 reads\n        Where is my order?\n  or write it after the "-", so that line 4 reads\n      - Where is my order?',
+    ]);
+  });
+
+  it('names the item\'s next lines to move with the first, after a comment or a blank line, up to the next item', () => {
+    expect(said('fixtures:\n  -\n  label: b\n  message: hi\n  - label: c\n    message: hi\n')).toEqual([
+      '3:3: invalid YAML: the "-" on line 2 has nothing after it, and line 3 under it is indented by 2 spaces, no deeper than the "-", so YAML reads the item as empty and cannot read line 3 as part of it\n  fix: indent the item\'s lines deeper than the "-": by 4 spaces, so that line 3 reads\n        label: b\n  and move line 4 right by 2 spaces too',
+    ]);
+    expect(said('label: a\nopening: hi\nfollowUps:\n  - # the second\n\n Where is my order?\n It was due Monday.\n')).toEqual([
+      '6:2: invalid YAML: the "-" on line 4 has nothing after it, and line 6 under it is indented by 1 space, no deeper than the "-", so YAML reads the item as empty and cannot read line 6 as part of it\n  fix: indent the item\'s lines deeper than the "-": by 4 spaces, so that line 6 reads\n        Where is my order?\n  and move line 7 right by 3 spaces too',
+    ]);
+  });
+
+  it('is said alike of a "- |" whose text is no deeper than the "-", once, not also as a key whose ":" is left out', () => {
+    expect(said('label: a\nopening: hi\nfollowUps:\n  - |\n  Where is my order?\n  still waiting\nexpect:\n  reply: [{ contains: x }]\n')).toEqual([
+      '5:3: invalid YAML: line 5, the text of the | block of the "-" on line 4, is indented by 2 spaces, no deeper than the "-", so YAML reads the block as empty and cannot read line 5 as part of it\n  fix: indent the block\'s text deeper than the "-": by 4 spaces, so that line 5 reads\n        Where is my order?\n  and move line 6 right by 2 spaces too',
+    ]);
+  });
+});

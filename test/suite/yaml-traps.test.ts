@@ -547,3 +547,40 @@ describe('the next item written inside a list of the item above', () => {
     expect(fixed.suite?.personas.map((p) => p.label)).toEqual(['p', 'q']);
   });
 });
+
+describe('the text of a | or > block at its key\'s column, which YAML reads as keys or items of their own', () => {
+  const errs = (r: { errors: { file: string; line: number | null; column: number | null; message: string; fix: string }[] }): string[] => said(r.errors);
+
+  it('is one error at the text, its fix indenting it under the key, not "message is empty" and the schema\'s words for each line', async () => {
+    const r = await load({
+      [`${F}/items.yml`]: 'fixtures:\n  - label: a\n    message: |\n  - Where is my order?\n  - It was due Monday.\n  - label: b\n    message: hi\n',
+      [`${F}/key.yml`]: 'label: c\nmessage: >-\nNote: where is my order\n',
+    });
+    expect(errs(r)).toEqual([
+      `${F}/items.yml:4:3: line 4, the text of the | block of "message" on line 3, is indented by 2 spaces, no deeper than "message", so YAML reads the block as empty and line 4 as one more item of the list | indent the block's text deeper than "message": by 6 spaces, so that line 4 reads\n          - Where is my order?\n  and each line of the text after it too`,
+      `${F}/key.yml:3:1: line 3, the text of the >- block of "message" on line 2, is indented by no spaces, no deeper than "message", so YAML reads the block as empty and line 3 as a key of its own | indent the block's text deeper than "message": by 2 spaces, so that line 3 reads\n      Note: where is my order\n  and each line of the text after it too`,
+    ]);
+  });
+
+  it("is said of a persona script's opening and a simulated user's goal alike", async () => {
+    const r = await load({
+      [`${F}/ok.yml`]: 'label: ok\nmessage: hi\n',
+      [`${P}/a.yml`]: 'personas:\n  - label: a\n    opening: |\n  - Where is my order?\n',
+      [`${P}/b.yml`]: 'label: b\nuser:\n  goal: |\n  Note: get a refund\n  maxTurns: 3\nexpect:\n  conversations: [x]\n',
+    });
+    expect(errs(r).filter((e) => e.includes('the text of the'))).toEqual([
+      `${P}/a.yml:4:3: line 4, the text of the | block of "opening" on line 3, is indented by 2 spaces, no deeper than "opening", so YAML reads the block as empty and line 4 as one more item of the list | indent the block's text deeper than "opening": by 6 spaces, so that line 4 reads\n          - Where is my order?\n  and each line of the text after it too`,
+      `${P}/b.yml:4:3: line 4, the text of the | block of "goal" on line 3, is indented by 2 spaces, no deeper than "goal", so YAML reads the block as empty and line 4 as a key of its own | indent the block's text deeper than "goal": by 4 spaces, so that line 4 reads\n        Note: get a refund\n  and each line of the text after it too`,
+    ]);
+    expect(errs(r).some((e) => / is empty |must be a mapping|unknown key/.test(e))).toBe(false);
+  });
+
+  it('leaves a key the item takes, or a misspelt one, after an empty block to the empty value\'s error and its own', async () => {
+    const r = await load({ [`${F}/a.yml`]: 'label: a\nmessage: |\npersona: x\n', [`${F}/b.yml`]: 'label: b\nmessage: |\nasert: { contains: x }\n' });
+    expect(errs(r).map((e) => e.split(' | ')[0])).toEqual([
+      `${F}/a.yml:2:10: fixture "a": message is empty`,
+      `${F}/b.yml:2:10: fixture "b": message is empty`,
+      `${F}/b.yml:3:1: fixture "b": unknown key "asert"; allowed keys: label, message, persona, assert, repeat`,
+    ]);
+  });
+});

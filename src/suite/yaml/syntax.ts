@@ -7,7 +7,7 @@ import { documentSource, type Position, type SourceFile, type YamlSyntaxError } 
 import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, scanFlow, unclosedFlow, withoutStrayCloser, type FlowIndentSlip, type FlowSlip } from './flow.js';
 import { splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
 
-import { alsoMoved } from './moved.js';
+import { alsoMoved, blockTextWords } from './moved.js';
 import { DUPLICATE_KEY_MESSAGE, onlyDuplicateKeys, SYNTAX_FIX } from './syntax-kinds.js';
 
 export { onlyDuplicateKeys, SYNTAX_FIX };
@@ -1304,21 +1304,20 @@ function blockTextSlip(src: SourceFile, n: number): ConfigIssue | null {
       const textIndent = first === null ? keyIndent + 2 : indentOf(lines[first - 1] as string);
       // No line of text above it: one at the key's column or left of it; else one left of the first.
       if (first === null ? at > keyIndent : at >= textIndent || at <= keyIndent) return null;
-      const key = shownJson((header[2] as string).replace(/^["']|["']$/g, ''));
+      const bare = (header[2] as string).replace(/^["']|["']$/g, '');
       const indicator = header[3] as string;
+      if (first === null) {
+        const words = blockTextWords({ n, here, at, header: k, key: bare, keyIndent, indicator, readAs: 'a key written wrong' });
+        return { file: src.file, line: n, column: at + 1, message: `invalid YAML: ${words.message}`, fix: words.fix };
+      }
+      const key = shownJson(bare);
       const spaces = (k2: number): string => plural(k2, 'space', 'spaces');
       return {
         file: src.file,
         line: n,
         column: at + 1,
-        message:
-          first === null
-            ? `invalid YAML: line ${String(n)}, the text of the ${indicator} block of ${key} on line ${String(k)}, is indented by ${at === 0 ? 'no spaces' : spaces(at)}, no deeper than ${key}, so YAML reads the block as empty and line ${String(n)} as a key written wrong`
-            : `invalid YAML: line ${String(n)} is indented by ${spaces(at)}, less than line ${String(first)}, the first of the ${indicator} block of ${key} on line ${String(k)} (${String(textIndent)}), so YAML ends the block before it and reads it as a key written wrong`,
-        fix:
-          first === null
-            ? `indent the block's text deeper than ${key}: by ${spaces(textIndent)}, so that line ${String(n)} reads\n    ${' '.repeat(textIndent)}${here.trimStart()}\n  and each line of the text after it too`
-            : `indent it by ${spaces(textIndent)} (not ${String(at)}), as line ${String(first)}, so that line ${String(n)} reads\n    ${' '.repeat(textIndent)}${here.trimStart()}`,
+        message: `invalid YAML: line ${String(n)} is indented by ${spaces(at)}, less than line ${String(first)}, the first of the ${indicator} block of ${key} on line ${String(k)} (${String(textIndent)}), so YAML ends the block before it and reads it as a key written wrong`,
+        fix: `indent it by ${spaces(textIndent)} (not ${String(at)}), as line ${String(first)}, so that line ${String(n)} reads\n    ${' '.repeat(textIndent)}${here.trimStart()}`,
       };
     }
     // A line of the block's text: deeper than the line `n` is, or, the block's first, anything deeper than its key.
@@ -1326,6 +1325,77 @@ function blockTextSlip(src: SourceFile, n: number): ConfigIssue | null {
     first = k;
   }
   return null;
+}
+
+/** A "-" with nothing after it but a comment, or a block's `|` or `>`: its indentation, and the block's indicator. */
+const EMPTY_DASH = /^( *)-[ \t]*([|>][-+0-9]*)?[ \t]*(?:#.*)?$/;
+
+/**
+ * A list item's "-" with nothing after it, and its lines written no deeper than it (emptyDashItem):
+ * one issue for the lines from the "-" to the last of them, or to the next item's "-", what the
+ * parser says of which follows from it (DeeperItems' shape).
+ */
+type EmptyDashItem = DeeperItems;
+
+/**
+ * `-` alone on its line (or `- |`, a block), then the item's text or keys at the column of the "-" or
+ * left of it (`  -`, then ` Where is my order?`): YAML reads an empty item, and the parser says "All mapping items
+ * must start at the same column" at the "-", then something of each line under it. Said once, at
+ * the first of those lines, with the lines indented as the item's should be (2 spaces deeper than
+ * the "-"). `n`: the line the parser says it at, the "-" line or, after a comment, the first under
+ * it; null when the line above it is not such a "-".
+ */
+function emptyDashItem(src: SourceFile, n: number): EmptyDashItem | null {
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  let from = n;
+  while (from > 1 && !EMPTY_DASH.test(lines[from - 1] ?? '') && isBlank(lines[from - 2] ?? '')) from -= 1;
+  if (from > 1 && !EMPTY_DASH.test(lines[from - 1] ?? '')) from -= 1;
+  const dash = EMPTY_DASH.exec(lines[from - 1] ?? '');
+  if (dash === null) return null;
+  const d = (dash[1] as string).length;
+  const indentOf = (l: string): number => (/^ */.exec(l)?.[0] ?? '').length;
+  let first = from + 1;
+  while (first <= lines.length && isBlank(lines[first - 1] as string)) first += 1;
+  const text = lines[first - 1];
+  if (text === undefined) return null;
+  const at = indentOf(text);
+  // Deeper than the "-" is the item's, and a "-" at its column or left of it another item.
+  if (at > d || ITEM_LINE.test(text.slice(Math.min(at, d)))) return null;
+  // The item's lines: from the first, up to one left of it, or another item's "-" at the "-"'s column or left of it.
+  let to = first;
+  for (let k = first + 1; k <= lines.length; k += 1) {
+    const line = lines[k - 1] as string;
+    if (isBlank(line)) continue;
+    const indent = indentOf(line);
+    if (indent < at || (indent <= d && ITEM_LINE.test(line.slice(indent)))) break;
+    to = k;
+  }
+  // What the parser says at the next item's "-", which it reads at the column of the lines above, follows from it too.
+  let last = to + 1;
+  while (last <= lines.length && isBlank(lines[last - 1] as string)) last += 1;
+  if (!ITEM_LINE.test(lines[last - 1] ?? '')) last = to;
+  const deep = d + 2;
+  const next = [];
+  for (let k = first + 1; k <= to; k += 1) next.push(k);
+  const moved = alsoMoved(next.length > 1 ? [next[0] as number, next[next.length - 1] as number] : next, deep - at, 'right');
+  // `- |`: the block's text goes under it, never on the "-" line.
+  const block = dash[2];
+  const alone = to === first && block === undefined ? `\n  or write it after the "-", so that line ${String(from)} reads\n    ${' '.repeat(d)}- ${text.trimStart()}` : '';
+  const indented = at === 0 ? 'no spaces' : plural(at, 'space', 'spaces');
+  return {
+    from,
+    to: last,
+    issue: {
+      file: src.file,
+      line: first,
+      column: at + 1,
+      message:
+        block === undefined
+          ? `invalid YAML: the "-" on line ${String(from)} has nothing after it, and line ${String(first)} under it is indented by ${indented}, no deeper than the "-", so YAML reads the item as empty and cannot read line ${String(first)} as part of it`
+          : `invalid YAML: line ${String(first)}, the text of the ${block} block of the "-" on line ${String(from)}, is indented by ${indented}, no deeper than the "-", so YAML reads the block as empty and cannot read line ${String(first)} as part of it`,
+      fix: `indent ${block === undefined ? "the item's lines" : "the block's text"} deeper than the "-": by ${plural(deep, 'space', 'spaces')}, so that line ${String(first)} reads\n    ${' '.repeat(deep)}${text.trimStart()}${moved}${alone}`,
+    },
+  };
 }
 
 /** A key and its value (or a list item's `- ` and its value): the text before the value, the value, and a comment after it. */
@@ -1641,6 +1711,8 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   const deeperLists: DeeperItems[] = [];
   /** List items at the column of the keys above them (itemAtKeyColumn): one issue each. */
   const keyItems: ItemAtKeys[] = [];
+  // A "-" alone, its lines no deeper than it: one issue for what the parser says of them (emptyDashItem).
+  const emptyDashes = errors.flatMap((e) => (e.code === 'BAD_INDENT' && /^All mapping items must start at the same column/.test(e.message) ? [emptyDashItem(src, pos0(e))] : [])).filter((e) => e !== null);
   for (const err of errors) {
     if (quoteOpened !== null && err !== quoteEnd && err.offset > quoteOpened) continue;
     if (dash !== null && err.offset >= dash.offset) {
@@ -1655,6 +1727,11 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     const short = shortKeys.find((k) => pos0(err) >= k.from && pos0(err) <= k.to);
     if (short !== undefined) {
       if (!out.includes(short.issue)) out.push(short.issue);
+      continue;
+    }
+    const empty = emptyDashes.find((e) => pos0(err) >= e.from && pos0(err) <= e.to);
+    if (empty !== undefined) {
+      if (!out.includes(empty.issue)) out.push(empty.issue);
       continue;
     }
     const own = lineSlip(pos0(err));
