@@ -207,13 +207,18 @@ export interface RatePair {
  * differences now - before; the interval is the 2.5th and 97.5th percentiles of those means, kept
  * within [-1, 1] (a difference of rates cannot leave it; 0 is inside or outside it as before). So the
  * interval holds both the spread between items and the noise of each item's few attempts. Null when
- * there is no item.
+ * there is no item. `random` is the source of the u's, `seed`'s generator unless another is given
+ * (a test counts the draws through it).
  */
-export function pairedBootstrap(pairs: readonly RatePair[], seed: string, resamples: number = BOOTSTRAP_RESAMPLES): PairedDifference | null {
+export function pairedBootstrap(
+  pairs: readonly RatePair[],
+  seed: string,
+  resamples: number = BOOTSTRAP_RESAMPLES,
+  random: () => number = seededRandom(seed),
+): PairedDifference | null {
   const n = pairs.length;
   if (n === 0) return null;
   const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
-  const random = seededRandom(seed);
   const cdfs = new Map<string, Float64Array>();
   // Per item: its fixed difference, or the CDFs to draw its two rates from (null: a rate that stays).
   const diffs = new Float64Array(n);
@@ -240,7 +245,6 @@ export function pairedBootstrap(pairs: readonly RatePair[], seed: string, resamp
     for (let k = 0; k < n; k++) sum += diffs[0] as number;
     means.fill(sum / n);
   } else {
-    bootstrapWork.resamples += resamples;
     for (let r = 0; r < resamples; r++) {
       let sum = 0;
       for (let k = 0; k < n; k++) {
@@ -297,9 +301,6 @@ function binomialCdf(t: Tally, cache: Map<string, Float64Array>): Float64Array |
 function drawMean(t: Tally): number {
   return (t.passed + 0.5) / (t.total + 1);
 }
-
-/** The resamples pairedBootstrap drew (its draws are skipped when every difference is fixed and the same). */
-export const bootstrapWork = { resamples: 0 };
 
 /** No item with attempts to draw again, and every difference the same number (Object.is: +0 and -0 differ). */
 function oneFixedDifference(diffs: Float64Array, before: readonly (Float64Array | null)[], now: readonly (Float64Array | null)[]): boolean {

@@ -3,9 +3,9 @@
 
 import { describe, expect, it } from 'vitest';
 import {
+  BOOTSTRAP_RESAMPLES,
   attemptsNeeded,
   below,
-  bootstrapWork,
   fisherOneSided,
   itemStats,
   lnFactorial,
@@ -375,17 +375,37 @@ describe('pairedBootstrap', () => {
   });
 
   it('every difference fixed and the same (an unchanged run): the interval is their mean at both ends, with no resample drawn', () => {
-    const drawn = bootstrapWork.resamples;
-    const unchanged = pairedBootstrap(Array.from({ length: 500 }, (_, i) => (i % 3 === 0 ? { before: 0, now: 0 } : { before: 1, now: 1 })), 'same');
+    // The generator's draws counted: none when the draws are skipped.
+    let drawn = 0;
+    const counted = (seed: string): (() => number) => {
+      const random = seededRandom(seed);
+      return () => {
+        drawn += 1;
+        return random();
+      };
+    };
+    const unchanged = pairedBootstrap(
+      Array.from({ length: 500 }, (_, i) => (i % 3 === 0 ? { before: 0, now: 0 } : { before: 1, now: 1 })),
+      'same',
+      BOOTSTRAP_RESAMPLES,
+      counted('same'),
+    );
     expect(unchanged).toMatchObject({ items: 500, diff: 0, ci: [0, 0] });
     // 0.1 added three times is not 0.3 in binary: the interval is the mean each resample computes.
-    const tenth = pairedBootstrap([0, 1, 2].map(() => ({ before: 0.5, now: 0.6 })), 'tenth');
+    const tenth = pairedBootstrap(
+      [0, 1, 2].map(() => ({ before: 0.5, now: 0.6 })),
+      'tenth',
+      BOOTSTRAP_RESAMPLES,
+      counted('tenth'),
+    );
     const mean = (0 + (0.6 - 0.5) + (0.6 - 0.5) + (0.6 - 0.5)) / 3;
     expect(tenth?.ci).toEqual([mean, mean]);
-    expect(bootstrapWork.resamples).toBe(drawn);
-    // A pair with attempts to draw again, or another difference, draws them.
-    pairedBootstrap([{ before: 1, now: 1 }, { before: 1, now: 0 }], 'flip');
-    expect(bootstrapWork.resamples).toBe(drawn + 2000);
+    expect(drawn).toBe(0);
+    // A pair with attempts to draw again, or another difference, draws them: an index per item per resample.
+    const flip = [{ before: 1, now: 1 }, { before: 1, now: 0 }];
+    const counting = pairedBootstrap(flip, 'flip', BOOTSTRAP_RESAMPLES, counted('flip'));
+    expect(drawn).toBe(2 * 2000);
+    expect(counting).toEqual(pairedBootstrap(flip, 'flip'));
   });
 
   it('two items, one resample per index pattern: the interval is the percentiles of the known means', () => {
