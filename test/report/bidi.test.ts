@@ -72,6 +72,21 @@ describe('right-to-left text in inline markdown and HTML', () => {
     expect(isolateRightToLeft('שלום 30: found')).toBe(`${FSI}שלום 30${PDI}: found`);
   });
 
+  it('keeps a colon right after a run and brackets around its numbers inside its isolate: a browser draws them with the run, as the diff\'s code block does', () => {
+    // Isolated apart, "שלום (30) x" showed "שלום (30) x", and "שלום: 30 x" "שלום: 30 x"; unisolated, "(30) שלום x" and "30 :שלום x".
+    expect(isolateRightToLeft('שלום (30) x')).toBe(`${FSI}שלום (30)${PDI} x`);
+    // The comment escapes the colon and brackets (\\:, \\[): the backslash is the colon's.
+    expect(escapeInline('x · שלום: 30 users · 3/5')).toBe(`x · ${FSI}שלום\\: 30${PDI} users · 3/5`);
+    expect(escapeInline('x · שלום [30] users')).toBe(`x · ${FSI}שלום \\[30\\]${PDI} users`);
+    expect(escapeHtmlInline('שלום (12, 34) users')).toBe(`${FSI}שלום (12, 34)${PDI} users`);
+    expect(terminalLine('خلال [12, 34] users')).toBe(`${FSI}خلال [12, 34]${PDI} users`);
+    expect(isolateRightToLeft('changed שלום (30)')).toBe(`changed ${FSI}שלום (30)${PDI}`);
+    // Our own stop and what follows it stay outside; so does a bracket that does not close around numbers.
+    expect(isolateRightToLeft('שלום · (30) x')).toBe(`${FSI}שלום${PDI} · (30) x`);
+    expect(isolateRightToLeft('שלום (30 users)')).toBe(`${FSI}שלום${PDI} (30 users)`);
+    expect(isolateRightToLeft('שלום 30 · 3/5')).toBe(`${FSI}שלום 30${PDI} · 3/5`);
+  });
+
   it("drops the text's own isolates and overrides, so that none closes the isolate early; a right-to-left mark is isolated too", () => {
     expect(escapeInline(`שלום${PDI}\u202e evil`)).toBe(`${FSI}שלום${PDI} evil`);
     expect(escapeInline('\u200fname')).toBe(`${FSI}\u200f${PDI}name`);
