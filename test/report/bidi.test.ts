@@ -110,6 +110,15 @@ describe('right-to-left text in inline markdown and HTML', () => {
   });
 });
 
+describe("right-to-left text in a script's section of the comment", () => {
+  it("isolates a script's expected and called tool input in the comment's checks table left to right, as JSON is written", () => {
+    const checked = persona('p', { verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'still_failing' }, checks: [check.toolCalled('find_order', { שם: 'x 30' }, [{ turn: 2, input: { שם: 'x 30' } }], null)] });
+    const row = renderComment(run([], { personas: [checked] }), ctx).split('\n').find((l) => l.startsWith('| ❌ tool called')) ?? '';
+    // By its first strong character (U+2068), the Hebrew key drew the JSON {"x 30" :"שם"}.
+    expect(row).toBe(`| ❌ tool called (fail) | \`find_order\` ${LRI}\`{"שם": "x 30"}\`${PDI} (subset) | other inputs only: turn 2 ${LRI}\`{"שם": "x 30"}\`${PDI} |`);
+  });
+});
+
 describe('right-to-left text in report.html', () => {
   const record = (): ReturnType<typeof run> =>
     run([
@@ -171,13 +180,6 @@ describe('right-to-left text in report.html', () => {
     expect(surfaces('find_order', { שם: 'x 30' })).toEqual([`\`find_order ${LRI}{"שם": "x 30"}${PDI}\``, { tool: 'find_order', input: `${LRI}{"שם": "x 30"}${PDI}`, output: '{"ok": true}', mocked: true }, `find_order ${LRI}{"שם": "x 30"}${PDI}`]);
     // Both right-to-left: each apart.
     expect(surfaces('بحث', { اسم: 'x' })[0]).toBe(`\`${FSI}بحث${PDI} ${LRI}{"اسم": "x"}${PDI}\``);
-  });
-
-  it("isolates a script's expected and called tool input in the comment's checks table left to right, as JSON is written", () => {
-    const checked = persona('p', { verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'still_failing' }, checks: [check.toolCalled('find_order', { שם: 'x 30' }, [{ turn: 2, input: { שם: 'x 30' } }], null)] });
-    const row = renderComment(run([], { personas: [checked] }), ctx).split('\n').find((l) => l.startsWith('| ❌ tool called')) ?? '';
-    // By its first strong character (U+2068), the Hebrew key drew the JSON {"x 30" :"שם"}.
-    expect(row).toBe(`| ❌ tool called (fail) | \`find_order\` ${LRI}\`{"שם": "x 30"}\`${PDI} (subset) | other inputs only: turn 2 ${LRI}\`{"שם": "x 30"}\`${PDI} |`);
   });
 
   it('leaves a report with no right-to-left text as it was, with no isolate in it', () => {
