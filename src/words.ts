@@ -197,7 +197,12 @@ export function terminalCall(tool: string, input: string): string {
  * `{"שם":"x"}` reversed. Text with no right-to-left character is as it was.
  */
 export function isolatedCall(tool: string, input: string): string {
-  return `${hasRightToLeft(tool) ? FSI + tool + PDI : tool} ${hasRightToLeft(input) ? LRI + input + PDI : input}`;
+  return `${hasRightToLeft(tool) ? FSI + tool + PDI : tool} ${isolatedJson(input)}`;
+}
+
+/** A tool's input or output (JSON, one line) with right-to-left text in it in one left-to-right isolate, as isolatedCall isolates an input; else as it is. */
+export function isolatedJson(json: string): string {
+  return hasRightToLeft(json) ? LRI + json + PDI : json;
 }
 
 /** terminalLine's text before its right-to-left runs are isolated. */

@@ -111,6 +111,14 @@ describe('right-to-left text in inline markdown and HTML', () => {
 });
 
 describe("right-to-left text in a script's section of the comment", () => {
+  it("isolates a tool call's name, input and output apart in a script's transcript block, as the comment's code span of a call does", () => {
+    const calls = [toolCall('بحث', { מזהה: 12 }, { x: 'שלום' }), toolCall('find_order', { id: '1' }, { ok: true })];
+    const scripted = persona('calls', { verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'still_failing' }, turns: [{ ...refundTurns()[1]!, toolCalls: calls }] });
+    const lines = renderComment(run([], { personas: [scripted] }), ctx).split('\n');
+    const block = lines.slice(lines.indexOf('Tool calls (2):') + 3, lines.indexOf('Tool calls (2):') + 5);
+    // Unisolated, the Arabic name and the Hebrew key were one right-to-left run: drawn {12 :"מזהה"} بحث, its braces turned.
+    expect(block).toEqual([`${FSI}بحث${PDI} ${LRI}{"מזהה": 12}${PDI} → ${LRI}{"x": "שלום"}${PDI}`, 'find_order {"id": "1"} → {"ok": true}']);
+  });
   it("isolates a script's expected and called tool input in the comment's checks table left to right, as JSON is written", () => {
     const checked = persona('p', { verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'still_failing' }, checks: [check.toolCalled('find_order', { שם: 'x 30' }, [{ turn: 2, input: { שם: 'x 30' } }], null)] });
     const row = renderComment(run([], { personas: [checked] }), ctx).split('\n').find((l) => l.startsWith('| ❌ tool called')) ?? '';
