@@ -197,7 +197,12 @@ export function terminalCall(tool: string, input: string): string {
  * `{"שם":"x"}` reversed. Text with no right-to-left character is as it was.
  */
 export function isolatedCall(tool: string, input: string): string {
-  return `${hasRightToLeft(tool) ? FSI + tool + PDI : tool} ${hasRightToLeft(input) ? LRI + input + PDI : input}`;
+  return `${hasRightToLeft(tool) ? FSI + tool + PDI : tool} ${isolatedJson(input)}`;
+}
+
+/** A tool's input or output (JSON, one line) with right-to-left text in it in one left-to-right isolate, as isolatedCall isolates an input; else as it is. */
+export function isolatedJson(json: string): string {
+  return hasRightToLeft(json) ? LRI + json + PDI : json;
 }
 
 /** terminalLine's text before its right-to-left runs are isolated. */
@@ -217,9 +222,14 @@ const NUMBER_TAIL = unicodePattern(String.raw`^(?:\s|\p{N}|[.,\u066B\u066C](?=\p
  * direction (W2, W7, N1), so it is drawn on the run's far side, as the text's own paragraph draws it.
  * So is a list of them, a comma or a semicolon between ("שלום 12, 34 users": the spaces and the
  * comma between two numbers take the run's direction too, N1), and a number with one separator
- * inside it ("12:30", "3/5", "1,500.50": W4).
+ * inside it ("12:30", "3/5", "1,500.50": W4); a colon right after the run ("שלום: 30 x"), between it
+ * and its number (N1); and brackets around them ("שלום (30) x"), a pair whose inside is the run's
+ * direction after the run (N0). A stop of ours (" · 3/5") is none of these: it stays outside.
  */
-const NUMBERS_AFTER = unicodePattern(String.raw`^\s*\p{N}+(?:[.,:/\u066B\u066C]\p{N}+)*(?:[,;\u060C\u061B]?\s*\p{N}+(?:[.,:/\u066B\u066C]\p{N}+)*)*`, 'u');
+const NUMBER_SOURCE = String.raw`\p{N}+(?:[.,:/\u066B\u066C]\p{N}+)*`;
+const NUMBERS_SOURCE = String.raw`${NUMBER_SOURCE}(?:[,;\u060C\u061B]?\s*${NUMBER_SOURCE})*`;
+// Each colon and bracket with the backslash markdown escapes it with or none (report/escape.ts).
+const NUMBERS_AFTER = unicodePattern(String.raw`^(?:\\?:)?\s*(?:${NUMBERS_SOURCE}|\\?\(\s*${NUMBERS_SOURCE}\s*\\?\)|\\?\[\s*${NUMBERS_SOURCE}\s*\\?\])`, 'u');
 const FSI = '\u2068';
 const LRI = '\u2066';
 const PDI = '\u2069';

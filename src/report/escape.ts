@@ -291,10 +291,11 @@ function backquoted(s: string): string {
 
 /**
  * A fenced code block holding `text` verbatim. The fence is longer than the longest backtick run
- * inside, so no line of the text can close it; the info string is fixed by us.
+ * inside, so no line of the text can close it; the info string is fixed by us. `normalized`: `text`
+ * is normalizeBlock's already, part by part, with isolates of ours around them (item-parts.ts labelled): kept.
  */
-export function fencedBlock(text: string, info = 'text'): string {
-  const body = normalizeBlock(text);
+export function fencedBlock(text: string, info = 'text', normalized = false): string {
+  const body = normalized ? text : normalizeBlock(text);
   const fence = '`'.repeat(Math.max(3, longestRun(body, '`') + 1));
   return `${fence}${info}\n${body}${body.endsWith('\n') || body === '' ? '' : '\n'}${fence}`;
 }

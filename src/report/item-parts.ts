@@ -140,16 +140,21 @@ export function itemDetails(f: Located, ctx: ReportContext, summary: string, par
  * rest is, as the terminal's and report.html's cut texts do: results.json, which the run wrote (the
  * Action's results artifact) and which holds every text whole (docs/action.md, "The PR comment").
  */
-function textBlock(text: string, max: number): { block: string; note: string } {
-  const normal = normalizeBlock(text);
+/** `normalized`: `text` is normalizeBlock's already, with isolates of ours in it (labelled), which normalizing again would drop. */
+function textBlock(text: string, max: number, normalized = false): { block: string; note: string } {
+  const normal = normalized ? text : normalizeBlock(text);
   const shown = clip(normal, max);
   const note = shown.length < normal.length ? ` (first ${thousands(shown.length)} of ${thousands(normal.length)} characters; the whole text is in results.json)` : '';
-  return { block: fencedBlock(wrapBlock(shown)), note };
+  return { block: normalized ? fencedBlock(wrapBlock(shown), 'text', true) : fencedBlock(wrapBlock(shown)), note };
 }
 
-export function labelled(title: string, text: string, max: number): string {
-  if (normalizeBlock(text) === '') return `${title}: _(empty)_`;
-  const { block, note } = textBlock(text, max);
+/**
+ * `text` in a code block under `title`. `normalized`: its parts are normalizeBlock's already and
+ * it holds isolates of ours (persona.ts's tool calls), kept.
+ */
+export function labelled(title: string, text: string, max: number, normalized = false): string {
+  if ((normalized ? text : normalizeBlock(text)) === '') return `${title}: _(empty)_`;
+  const { block, note } = textBlock(text, max, normalized);
   return `${title}${note}:\n\n${block}`;
 }
 

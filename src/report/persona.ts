@@ -23,7 +23,7 @@ import type { Profile } from './profile.js';
 import { errorTurn, type Own } from './cause-details.js';
 import { faultLine, liveWords, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
-import { capitalized, turnWords } from '../words.js';
+import { capitalized, isolatedCall, isolatedJson, turnWords } from '../words.js';
 import { keepQuantitiesWhole } from './wrap.js';
 
 const CELL = { expected: 160, why: 300, json: 80, calls: 3 } as const;
@@ -498,13 +498,21 @@ function toolCallsBlock(t: Turn, live: boolean): string | null {
   return callsBlock('Tool calls', t.toolCalls, live);
 }
 
-/** `title (n)` and a call a line; null: no calls. */
+/**
+ * `title (n)` and a call a line; null: no calls. A call's name, input and output with right-to-left
+ * text are isolated apart (words.ts isolatedCall, isolatedJson), as the comment's code span of a
+ * call is: unisolated, an Arabic name before a Hebrew key drew the name and the JSON as one
+ * right-to-left run, its braces turned. Each part is normalized before it is isolated, so that the
+ * block keeps the isolates (item-parts.ts labelled).
+ */
 function callsBlock(title: string, calls: readonly ToolCall[] | null | undefined, live: boolean): string | null {
   if (!calls || calls.length === 0) return null;
+  const part = (text: string, max: number): string => normalizeBlock(clip(text, max));
   const lines = calls.map(
-    (c) => `${clip(c.tool, LIMITS.label)} ${clip(jsonText(c.input), 1000)} → ${clip(jsonText(c.output), 1000)}${c.mocked || live ? '' : '  (NOT MOCKED)'}${sourceMark(c)}`,
+    (c) =>
+      `${isolatedCall(part(c.tool, LIMITS.label), part(jsonText(c.input), 1000))} → ${isolatedJson(part(jsonText(c.output), 1000))}${c.mocked || live ? '' : '  (NOT MOCKED)'}${sourceMark(c)}`,
   );
-  return labelled(`${title} (${thousands(lines.length)})`, lines.join('\n'), LIMITS.detailBlock);
+  return labelled(`${title} (${thousands(lines.length)})`, lines.join('\n'), LIMITS.detailBlock, true);
 }
 
 function agentLine(t: Turn): string {

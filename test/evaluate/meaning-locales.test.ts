@@ -356,14 +356,16 @@ describe('digit groups of three with plain spaces or points and nothing after th
     // Four decimals or more too ("1 500,5055 €" was 1, EUR 500 and 5055).
     expect(facts('Le prix est de 1 500,5055 €.')).toEqual(['amount EUR 1500.5055']);
   });
-  it('"1500,505 €" (no separator before the comma) may be EUR 1500.505 or EUR 1500 and the number 505, as "1500,505" may', () => {
+  it('"1500,505 €" (no separator before the comma) may be EUR 1500.505 or the number 1500 and EUR 505, as "1500,505" may', () => {
     expect(facts('Le prix est de 1500,505 €, 1500,505 Euro, -1500,505 Kč.')).toEqual(['amount EUR 1500,505', 'amount EUR 1500,505', 'amount CZK -1500,505']);
     expect(facts('Rs 1500,505 और 1500,505 रुपये')).toEqual(['amount rupees 1500,505', 'amount rupees 1500,505']);
     expect(decided('Rs 1500,505', 'Rs 1500.505')).toBe('judge');
     judgedBetweenReadings(
       'Le prix est de 1500,505 €.',
-      ['Le prix est de 1 500,505 €.', 'Le prix est de 1\u00a0500,505 €.', 'Der Preis beträgt 1.500,505 €.', 'The price is €1,500.505.', 'Le prix est de 1500 € et 505.'],
+      ['Le prix est de 1 500,505 €.', 'Le prix est de 1\u00a0500,505 €.', 'Der Preis beträgt 1.500,505 €.', 'The price is €1,500.505.', 'Le prix est de 1500 et 505 €.'],
       {
+        // The currency after the two numbers is the second one's: "1500 € et 505" was the judge's.
+        'Le prix est de 1500 € et 505.': 'numbers none → 505; amounts EUR 1500,505 → EUR 1500',
         'Le prix est de 1500505 €.': 'amounts EUR 1500,505 → EUR 1500505',
         'Le prix est de 1500,506 €.': 'amounts EUR 1500,505 → EUR 1500,506',
         'Le prix est de -1500,505 €.': 'amounts EUR 1500,505 → EUR -1500,505',
@@ -372,6 +374,14 @@ describe('digit groups of three with plain spaces or points and nothing after th
     );
     expect(decided('It costs $1500,505.', 'It costs $1,500.505.')).toBe('judge');
     expect(decided('Cena 1500,505 Kč.', 'Cena 1 500,505 Kč.')).toBe('judge');
+    // Was changed: read as EUR 1500 and 505, "1500 et 505 euros" told the numbers 1500 and EUR 505.
+    for (const [base, other] of [
+      ['Le prix est de 1500,505 euros.', 'Le prix est de 1500 et 505 euros.'],
+      ['Cena 1500,505 Kč.', 'Cena 1500 a 505 Kč.'],
+    ]) expect([other, decided(base as string, other as string)]).toEqual([other, 'judge']);
+    // A currency before them is the first one's.
+    expect(decided('It costs €1500,505.', 'It costs €1500 and 505.')).toBe('judge');
+    expect(decided('It costs €1500,505.', 'It costs 1500 and €505.')).toBe('changed: numbers none → 1500; amounts EUR 1500,505 → EUR 505');
   });
   it('hundredths after "1500,505 euros" join nothing, as after a decimal: "1500,505 euros 50" is EUR 1500,505 and 50', () => {
     // They joined 1500, read apart from its 505: "1500,505 euros 50" was EUR 1500.5 and the number 505, a reading no reader has.
@@ -382,6 +392,17 @@ describe('digit groups of three with plain spaces or points and nothing after th
     // A false same before: both read as EUR 1500.5 and 505.
     expect(decided(base, 'Le total est 1500.5 EUR et 505.')).toBe('changed: numbers 50 → 505; amounts EUR 1500,505 → EUR 1500.5');
     expect(decided(base, 'Le total est 1500,505 euros 51.')).toBe('changed: numbers 50 → 51');
+  });
+  it('read as two numbers, "1500,505 euros 50" is 1500 and EUR 505.50: against "1500 et 505,50 euros" the judge decides', () => {
+    // Was changed: its list reading was EUR 1500 and 505, and its 50 a number of its own.
+    const base = 'Le total est 1500,505 euros 50.';
+    for (const same of ['Le total est 1500 et 505,50 euros.', 'Le total est 1500 et 505.50 €.']) expect([same, decided(base, same)]).toEqual([same, 'judge']);
+    expect(decided('Total: 1500,505 euros and 50 cents.', 'Total: 1500 and 505.50 euros.')).toBe('judge');
+    expect(decided('Total: 1500,505 pounds 50p.', 'Total: 1500 and £505.50.')).toBe('judge');
+    // Its 50 read with 505 is no fact of its own: a 50 matched in the other reply is left over.
+    expect(decided(base, 'Le total est 1500 et 505,50 euros, et 50.')).toBe('changed: numbers none → 1500; amounts EUR 1500,505 → EUR 505.5');
+    expect(decided('Le total est 1500,505 euros 50, et 50.', 'Le total est 1500 et 505,50 euros, et 50.')).toBe('judge');
+    expect(decided(base, 'Le total est 1500 € et 505,50 €.')).toBe('changed: numbers 50 → none; amounts EUR 1500,505 → EUR 1500, EUR 505.5');
   });
   it('four decimals or more after a decimal comma: "1 234 567,5050" and "1.234.567,5050" are 1234567.505, as "1 234 567,50" is 1234567.5', () => {
     // They were 1234567 and 5050, and 1, 234, 567 and 5050: never what a French or German reader sees.
@@ -396,11 +417,16 @@ describe('digit groups of three with plain spaces or points and nothing after th
   });
   it('"1,5050" and "1 500,5050" (no separator, or a plain space, before the comma) may be 1.505 and 1500.505 or their numbers: the judge decides', () => {
     expect(facts('Es sind 1,5050 Stück, 15000,5050 kg und 1 500,5050 l.')).toEqual(['number 1,5050', 'number 15000,5050', 'number 1 500,5050']);
+    // "500,5050" in "1 500,5050" read as two numbers is read as alone: 500.505, or 500 and 5050 (it was 500.505 only).
+    expect(decided('Il y a 1 500,5050 pièces.', 'Il y a 1500 et 5050 pièces.')).toBe('changed: numbers 1 500,5050 → 1500, 5050');
+    // A reply that writes "1,5050" writes a decimal comma: its "1,500" may be 1.5 (it was 1500, an English numeral).
+    expect(facts('The total is 1,5050 and 1,500.')).toEqual(['number 1,5050', 'number 1,500']);
+    expect(decided('The total is 1,5050 and 1,500.', 'The total is 1,5050 and 1.5.')).toBe('judge');
     judgedBetweenReadings('Es sind 1,5050 Stück.', ['Es sind 1,505 Stück.', 'Es sind 1.505 Stück.', 'Es sind 1 und 5050 Stück.'], {
       'Es sind 1,5051 Stück.': 'numbers 1,5050 → 1,5051',
       'Es sind 15050 Stück.': 'numbers 1,5050 → 15050',
     });
-    judgedBetweenReadings('Il y a 1 500,5050 pièces.', ['Il y a 1500,505 pièces.', 'Il y a 1.500,505 pièces.', 'Il y a 1 et 500,505 pièces.'], {
+    judgedBetweenReadings('Il y a 1 500,5050 pièces.', ['Il y a 1500,505 pièces.', 'Il y a 1.500,505 pièces.', 'Il y a 1 et 500,505 pièces.', 'Il y a 1, 500 et 5050 pièces.'], {
       'Il y a 1 500,5051 pièces.': 'numbers 1 500,5050 → 1 500,5051',
       'Il y a 1 500,50 pièces.': 'numbers 1 500,5050 → 1 500,5',
     });

@@ -72,6 +72,21 @@ describe('right-to-left text in inline markdown and HTML', () => {
     expect(isolateRightToLeft('שלום 30: found')).toBe(`${FSI}שלום 30${PDI}: found`);
   });
 
+  it('keeps a colon right after a run and brackets around its numbers inside its isolate: a browser draws them with the run, as the diff\'s code block does', () => {
+    // Isolated apart, "שלום (30) x" showed "שלום (30) x", and "שלום: 30 x" "שלום: 30 x"; unisolated, "(30) שלום x" and "30 :שלום x".
+    expect(isolateRightToLeft('שלום (30) x')).toBe(`${FSI}שלום (30)${PDI} x`);
+    // The comment escapes the colon and brackets (\\:, \\[): the backslash is the colon's.
+    expect(escapeInline('x · שלום: 30 users · 3/5')).toBe(`x · ${FSI}שלום\\: 30${PDI} users · 3/5`);
+    expect(escapeInline('x · שלום [30] users')).toBe(`x · ${FSI}שלום \\[30\\]${PDI} users`);
+    expect(escapeHtmlInline('שלום (12, 34) users')).toBe(`${FSI}שלום (12, 34)${PDI} users`);
+    expect(terminalLine('خلال [12, 34] users')).toBe(`${FSI}خلال [12, 34]${PDI} users`);
+    expect(isolateRightToLeft('changed שלום (30)')).toBe(`changed ${FSI}שלום (30)${PDI}`);
+    // Our own stop and what follows it stay outside; so does a bracket that does not close around numbers.
+    expect(isolateRightToLeft('שלום · (30) x')).toBe(`${FSI}שלום${PDI} · (30) x`);
+    expect(isolateRightToLeft('שלום (30 users)')).toBe(`${FSI}שלום${PDI} (30 users)`);
+    expect(isolateRightToLeft('שלום 30 · 3/5')).toBe(`${FSI}שלום 30${PDI} · 3/5`);
+  });
+
   it("drops the text's own isolates and overrides, so that none closes the isolate early; a right-to-left mark is isolated too", () => {
     expect(escapeInline(`שלום${PDI}\u202e evil`)).toBe(`${FSI}שלום${PDI} evil`);
     expect(escapeInline('\u200fname')).toBe(`${FSI}\u200f${PDI}name`);
@@ -92,6 +107,23 @@ describe('right-to-left text in inline markdown and HTML', () => {
     expect(checked.length).toBeGreaterThanOrEqual(3);
     for (const line of checked) expect([line, RTL.test(outsideIsolates(line))]).toEqual([line, false]);
     expect(md).not.toContain('\u202e');
+  });
+});
+
+describe("right-to-left text in a script's section of the comment", () => {
+  it("isolates a tool call's name, input and output apart in a script's transcript block, as the comment's code span of a call does", () => {
+    const calls = [toolCall('بحث', { מזהה: 12 }, { x: 'שלום' }), toolCall('find_order', { id: '1' }, { ok: true })];
+    const scripted = persona('calls', { verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'still_failing' }, turns: [{ ...refundTurns()[1]!, toolCalls: calls }] });
+    const lines = renderComment(run([], { personas: [scripted] }), ctx).split('\n');
+    const block = lines.slice(lines.indexOf('Tool calls (2):') + 3, lines.indexOf('Tool calls (2):') + 5);
+    // Unisolated, the Arabic name and the Hebrew key were one right-to-left run: drawn {12 :"מזהה"} بحث, its braces turned.
+    expect(block).toEqual([`${FSI}بحث${PDI} ${LRI}{"מזהה": 12}${PDI} → ${LRI}{"x": "שלום"}${PDI}`, 'find_order {"id": "1"} → {"ok": true}']);
+  });
+  it("isolates a script's expected and called tool input in the comment's checks table left to right, as JSON is written", () => {
+    const checked = persona('p', { verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'still_failing' }, checks: [check.toolCalled('find_order', { שם: 'x 30' }, [{ turn: 2, input: { שם: 'x 30' } }], null)] });
+    const row = renderComment(run([], { personas: [checked] }), ctx).split('\n').find((l) => l.startsWith('| ❌ tool called')) ?? '';
+    // By its first strong character (U+2068), the Hebrew key drew the JSON {"x 30" :"שם"}.
+    expect(row).toBe(`| ❌ tool called (fail) | \`find_order\` ${LRI}\`{"שם": "x 30"}\`${PDI} (subset) | other inputs only: turn 2 ${LRI}\`{"שם": "x 30"}\`${PDI} |`);
   });
 });
 
@@ -156,13 +188,6 @@ describe('right-to-left text in report.html', () => {
     expect(surfaces('find_order', { שם: 'x 30' })).toEqual([`\`find_order ${LRI}{"שם": "x 30"}${PDI}\``, { tool: 'find_order', input: `${LRI}{"שם": "x 30"}${PDI}`, output: '{"ok": true}', mocked: true }, `find_order ${LRI}{"שם": "x 30"}${PDI}`]);
     // Both right-to-left: each apart.
     expect(surfaces('بحث', { اسم: 'x' })[0]).toBe(`\`${FSI}بحث${PDI} ${LRI}{"اسم": "x"}${PDI}\``);
-  });
-
-  it("isolates a script's expected and called tool input in the comment's checks table left to right, as JSON is written", () => {
-    const checked = persona('p', { verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'still_failing' }, checks: [check.toolCalled('find_order', { שם: 'x 30' }, [{ turn: 2, input: { שם: 'x 30' } }], null)] });
-    const row = renderComment(run([], { personas: [checked] }), ctx).split('\n').find((l) => l.startsWith('| ❌ tool called')) ?? '';
-    // By its first strong character (U+2068), the Hebrew key drew the JSON {"x 30" :"שם"}.
-    expect(row).toBe(`| ❌ tool called (fail) | \`find_order\` ${LRI}\`{"שם": "x 30"}\`${PDI} (subset) | other inputs only: turn 2 ${LRI}\`{"שם": "x 30"}\`${PDI} |`);
   });
 
   it('leaves a report with no right-to-left text as it was, with no isolate in it', () => {

@@ -853,7 +853,7 @@ export function factsOf(reply: string): Fact[] {
       const numeral = n1 ?? n2 ?? '';
       // "1500,505 €" may be EUR 1500.505 or, as it was read, EUR 1500 and the number 505, as "1500,505" may (joinedGroupFact).
       if (isJoinedCommaGroup(numeral)) {
-        out.push(joinedAmountFact(ambiguous ?? codeReading(iso), `${(s1 ?? s2 ?? s3 ?? s4) === undefined ? '' : '-'}${numeral}`));
+        out.push(joinedAmountFact(ambiguous ?? codeReading(iso), `${(s1 ?? s2 ?? s3 ?? s4) === undefined ? '' : '-'}${numeral}`, post !== undefined));
         return blank(raw.length);
       }
       const [amount = '', ...rest] = amountNumerals(numeral, ambiguous?.codes ?? [iso]);
@@ -879,26 +879,40 @@ export function factsOf(reply: string): Fact[] {
         const reading = wordReading(word, qualifier, sterling, weight);
         if (reading === undefined) return raw;
         const pence = p !== undefined || partWord?.toLowerCase() === 'pence';
+        // The hundredths join a whole number of their currency: cents a currency whose hundredth is a
+        // cent, pence pounds, two digits alone either. Otherwise cents and pence are read as "3 cents"
+        // and "3 pence" alone are, and two digits alone are a number.
+        const pounds = reading.codes.length === 1 && reading.codes[0] === 'GBP';
+        const cents = reading.number === undefined && reading.codes.every((c) => CENT_CURRENCIES.has(c));
+        const hundredths = part ?? bare;
+        const joinsTo = (whole: string): boolean => hundredths !== undefined && WHOLE.test(whole) && (bare !== undefined ? pounds || cents : pence ? pounds : cents);
         let joins = false;
+        let joinsInList = false;
         // "1500,505 euros" may be EUR 1500.505 (joinedAmountFact): hundredths after it ("1500,505
-        // euros 50") join nothing, as after a decimal, and are read alone; "1500,505 cents" is read as before.
-        if (reading.cents !== true && isJoinedCommaGroup(numeral)) out.push(joinedAmountFact(reading, `${sign === undefined ? '' : '-'}${numeral}`));
-        else {
+        // euros 50") join nothing, as after a decimal, and are read alone, or join 505 where it is
+        // read as two numbers, 1500 and EUR 505.5; "1500,505 cents" is read as before.
+        if (reading.cents !== true && isJoinedCommaGroup(numeral)) {
+          const last = numeral.slice(numeral.indexOf(',') + 1);
+          joinsInList = joinsTo(last);
+          const joined = joinsInList ? readingFact(pounds ? GBP : reading, canonicalDecimal(last, (hundredths as string).padStart(2, '0'))) : undefined;
+          out.push(joinedAmountFact(reading, `${sign === undefined ? '' : '-'}${numeral}`, true, joined));
+        } else {
           const [whole = '', ...rest] = amountNumerals(numeral, reading.number === true ? undefined : reading.codes);
-          // The hundredths join a whole number of their currency: cents a currency whose hundredth is a
-          // cent, pence pounds, two digits alone either. Otherwise cents and pence are read as "3 cents"
-          // and "3 pence" alone are, and two digits alone are a number.
-          const pounds = reading.codes.length === 1 && reading.codes[0] === 'GBP';
-          const cents = reading.number === undefined && reading.codes.every((c) => CENT_CURRENCIES.has(c));
-          const hundredths = part ?? bare;
-          joins = hundredths !== undefined && WHOLE.test(whole) && (bare !== undefined ? pounds || cents : pence ? pounds : cents);
+          joins = joinsTo(whole);
           const amount = joins ? canonicalDecimal(whole, (hundredths as string).padStart(2, '0')) : whole;
           // "3 pounds and 50 pence" is money: GBP 3.5, no longer the number 3 that "3 pounds" alone may be.
           out.push(readingFact(joins && pounds ? GBP : reading, `${sign !== undefined && /[1-9]/.test(amount) ? '-' : ''}${amount}`));
           for (const n of rest) out.push({ kind: 'number', value: n });
         }
+        const owner = out[out.length - 1] as Fact;
         if (!joins && part !== undefined) out.push(readingFact(pence ? PENCE : CENTS, canonicalDecimal(part, '')));
         if (!joins && bare !== undefined) pushNumbers(bare, false, out, asEnglish);
+        if (joinsInList) {
+          // A fact of its own, not the one readingFact keeps for every "50 cents" (joinedHundredths names it).
+          const alone: Fact = { ...(out.pop() as Fact) };
+          joinedHundredths.set(owner, alone);
+          out.push(alone);
+        }
         return blank(raw.length);
       },
     );
@@ -915,7 +929,7 @@ export function factsOf(reply: string): Fact[] {
   if (text.includes('Rs')) {
     text = text.replace(patterns.rupeesBefore, (raw: string, numeral: string) => {
       if (isJoinedCommaGroup(numeral)) {
-        out.push(joinedAmountFact(RUPEES, numeral));
+        out.push(joinedAmountFact(RUPEES, numeral, false));
         return blank(raw.length);
       }
       const [amount = '', ...rest] = amountNumerals(numeral);
@@ -927,7 +941,7 @@ export function factsOf(reply: string): Fact[] {
   if (!ascii && MAY_HAVE_LOCAL_WORD_AMOUNT.test(text)) {
     text = text.replace(patterns.localWordAmount, (raw: string, sign: string | undefined, numeral: string, word: string) => {
       if (isJoinedCommaGroup(numeral)) {
-        out.push(joinedAmountFact(localWordReading(word), `${sign === undefined ? '' : '-'}${numeral}`));
+        out.push(joinedAmountFact(localWordReading(word), `${sign === undefined ? '' : '-'}${numeral}`, true));
         return blank(raw.length);
       }
       const [amount = '', ...rest] = amountNumerals(numeral);
@@ -960,7 +974,7 @@ export function factsOf(reply: string): Fact[] {
       const numeral = n1 ?? n2 ?? '';
       // "1500,505 Kč" may be CZK 1500.505 (joinedAmountFact).
       if (isJoinedCommaGroup(numeral)) {
-        out.push(joinedAmountFact(reading, `${(s1 ?? s2 ?? tight ?? s3) === undefined ? '' : '-'}${numeral}`));
+        out.push(joinedAmountFact(reading, `${(s1 ?? s2 ?? tight ?? s3) === undefined ? '' : '-'}${numeral}`, after !== undefined));
         return blank(raw.length);
       }
       const [amount = '', ...rest] = amountNumerals(numeral);
@@ -1065,19 +1079,30 @@ function joinedGroupFact(written: string): Fact {
 
 /**
  * What "1500,505 €" (`numeral` with its minus) may be, as "1500,505" may (joinedGroupFact): EUR
- * 1500.505, or EUR 1500 and the number 505 as it was read before (partsOfFact); "1500,505 pounds"
- * the number 1500.505 too, as "3 pounds" may be 3. Named as written, as readingFact names it.
+ * 1500.505, or the two numbers it was read as before (partsOfFact): with the currency before them
+ * ("€1500,505") EUR 1500 and the number 505, after them ("1500,505 €", "1500,505 euros") the number
+ * 1500 and EUR 505, or `last` where hundredths join 505 ("1500,505 euros 50": 1500 and EUR 505.5).
+ * "1500,505 pounds" the number 1500.505 too, as "3 pounds" may be 3. Named as written, as readingFact names it.
  */
-function joinedAmountFact(reading: Reading, numeral: string): Fact {
+function joinedAmountFact(reading: Reading, numeral: string, after: boolean, last?: Fact): Fact {
   const sign = numeral.startsWith('-') ? '-' : '';
   const [whole = '', decimals = ''] = numeral.slice(sign.length).split(',');
   const value = `${sign}${canonicalDecimal(whole, decimals)}`;
   const written: Fact = reading.number === true ? { kind: 'number', value: numeral } : { kind: 'amount', value: `${reading.label} ${numeral}` };
   const amounts = reading.codes.map((c): Fact => ({ kind: 'amount', value: `${c} ${value}` }));
   const fact: Fact = { ...written, may: reading.number === true ? [{ kind: 'number', value }, ...amounts, written] : [...amounts, written] };
-  partsOfFact.set(fact, [readingFact(reading, `${sign}${whole}`), { kind: 'number', value: canonicalDecimal(decimals, '') }]);
+  const first = `${sign}${canonicalDecimal(whole, '')}`;
+  const second = canonicalDecimal(decimals, '');
+  partsOfFact.set(fact, after ? [{ kind: 'number', value: first }, last ?? readingFact(reading, second)] : [readingFact(reading, first), { kind: 'number', value: second }]);
   return fact;
 }
+
+/**
+ * Hundredths after "1500,505 euros" that join 505 where it is read as two numbers, 1500 and EUR
+ * 505.5 (joinedAmountFact's `last`): by the fact of "1500,505 euros", the fact of its "50", read
+ * with it in that reading and no fact of its own (splitSpacedGroups).
+ */
+const joinedHundredths = new WeakMap<Fact, Fact>();
 
 /** A day and a month with a point between them ("12.07", "1.5"), read as a date where a point follows (factsOf). */
 const DAY_MONTH = /^(0?[1-9]|[12][0-9]|3[01])\.(0?[1-9]|1[0-2])$/;
@@ -1112,9 +1137,9 @@ function isCommaThousands(numeral: string): boolean {
   return numeral.length >= 5 && numeral.length <= 7 && numeral[numeral.length - 4] === ',' && COMMA_THOUSANDS.test(numeral);
 }
 
-/** A numeral only a language with a decimal comma writes: "1,5", "2,50", "0,500", "1.500,50", "1.500.000". */
+/** A numeral only a language with a decimal comma writes: "1,5", "2,50", "1,5050", "0,500", "1.500,50", "1.500.000". */
 // Each repeated part starts at a numeral's first digit (the lookbehinds), so a long run of groups is scanned once.
-const DECIMAL_COMMA_WRITTEN = /\d,\d{1,2}(?!\d)|(?<![\d.,])0,\d|(?<![\d.])\d{1,3}(?:\.\d{3})+,\d|\d\.\d{3}\.\d{3}(?!\d)/;
+const DECIMAL_COMMA_WRITTEN = /\d,(?:\d{1,2}(?!\d)|\d{4})|(?<![\d.,])0,\d|(?<![\d.])\d{1,3}(?:\.\d{3})+,\d|\d\.\d{3}\.\d{3}(?!\d)/;
 /** A numeral only English writes: commas between groups of three before a decimal point ("1,500.50"), or two or more ("1,500,000"). */
 const ENGLISH_NUMERAL = /(?<![\d,])\d{1,3}(?:,\d{3})+\.\d|\d,\d{3},\d{3}(?!\d)/;
 /**
@@ -1324,13 +1349,14 @@ const partsOfFact = new WeakMap<Fact, readonly Fact[]>();
 const hasParts = (f: Fact): boolean => isSpacedGroup(f) || partsOfFact.has(f);
 
 /**
- * "1 500" (spacedGroupFact) read as two numbers, 1 and 500: "1 500,5" as 1 and 500.5, and "1 500,505"
- * as 1 and "500,505", which may be 500505 or 500.505 as a lone "500,505" may (pushNumbers).
+ * "1 500" (spacedGroupFact) read as two numbers, 1 and 500: "1 500,5" as 1 and 500.5, "1 500,505"
+ * as 1 and "500,505", which may be 500505 or 500.505 as a lone "500,505" may (pushNumbers), and
+ * "1 500,5050" as 1 and "500,5050", which may be 500.505 or 500 and 5050 (joinedGroupFact).
  */
 function splitSpacedGroup(f: Fact): Fact[] {
   const [first = '', group = ''] = f.value.split(' ');
   const [whole = '', decimals = ''] = group.split(',');
-  const second = decimals.length === 3 ? readingFact(NUMBER, group) : { kind: 'number' as const, value: canonicalDecimal(whole, decimals) };
+  const second = decimals.length === 3 ? readingFact(NUMBER, group) : decimals.length > 3 ? joinedGroupFact(group) : { kind: 'number' as const, value: canonicalDecimal(whole, decimals) };
   return [{ kind: 'number', value: first }, second];
 }
 
@@ -1343,9 +1369,31 @@ function splitSpacedGroup(f: Fact): Fact[] {
  */
 function splitSpacedGroups(diff: FactsDifference): FactsDifference {
   if (!(diff.baseline.some(hasParts) || diff.now.some(hasParts))) return diff;
-  const split = (facts: readonly Fact[]): Fact[] => facts.flatMap((f) => partsOfFact.get(f) ?? (isSpacedGroup(f) ? splitSpacedGroup(f) : [f]));
+  const baseline: Fact[] = [];
+  const now: Fact[] = [];
+  splitInto(diff.baseline, baseline, now);
+  splitInto(diff.now, now, baseline);
   // No spaced group is left to split: compareFacts reads the split facts once.
-  return noFactsDiffer(compareFacts(split(diff.baseline), split(diff.now))) ? { baseline: [], now: [] } : diff;
+  return noFactsDiffer(compareFacts(baseline, now)) ? { baseline: [], now: [] } : diff;
+}
+
+/**
+ * The facts of one side of a difference, read as their parts (splitSpacedGroups), pushed to `out`.
+ * Hundredths read with the last part ("1500,505 euros 50": joinedHundredths) are no fact of their
+ * own; where they are not in the difference they were matched to a fact of the other reply, which
+ * this reading leaves over: pushed to `other`.
+ */
+function splitInto(facts: readonly Fact[], out: Fact[], other: Fact[]): void {
+  let joined: Set<Fact> | undefined;
+  for (const f of facts) {
+    const h = joinedHundredths.get(f);
+    if (h !== undefined) (joined ??= new Set()).add(h);
+  }
+  for (const f of facts) {
+    if (joined?.delete(f) === true) continue;
+    out.push(...(partsOfFact.get(f) ?? (isSpacedGroup(f) ? splitSpacedGroup(f) : [f])));
+  }
+  if (joined !== undefined) other.push(...joined);
 }
 
 const isAmbiguous = (f: Fact): boolean => f.may !== undefined;
