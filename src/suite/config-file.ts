@@ -19,7 +19,7 @@ import * as meaning from './config/meaning.js';
 import * as personas from './config/personas.js';
 import * as regex from './config/regex.js';
 import * as repeat from './config/repeat.js';
-import { issueMaker, type IssueAt, type Resolution } from './config/shared.js';
+import { absent, issueMaker, type IssueAt, type Resolution } from './config/shared.js';
 import { urlCredentialSecrets } from './url-credentials.js';
 import { SECRET_KEY } from './secret-key.js';
 import * as simulator from './config/simulator.js';
@@ -54,20 +54,21 @@ const SECTION_KEYS = Object.keys(SECTION_SCHEMAS) as SectionKey[];
 
 type ConfigFile = { [K in SectionKey]?: z.infer<ReturnType<(typeof SECTION_SCHEMAS)[K]>> };
 
-/** What stands for a section the file does not have: it is absent, as its schema reads absence. */
-const absent = onFirstUse(() => z.undefined().optional());
-
 /** Every section's schema: for a file with a key that is no section (its fix may name a section's keys). */
 const everySection = onFirstUse(() => z.strictObject(Object.fromEntries(SECTION_KEYS.map((key) => [key, SECTION_SCHEMAS[key]()]))));
 
 /**
  * The file's schema for `data`: the schemas of the sections it has, and of all when it has a key
  * that is no section (`costs:`, told what `cost:` takes). The same keys either way, so that an
- * unknown key is told the same.
+ * unknown key is told the same. `agent:` with the schemas of its own keys (agent.schemaFor) unless
+ * `everyAgentKey`: a file that fails is checked again with every key's, so that its issues are told
+ * as they always were.
  */
-function configFileSchema(data: object): z.ZodObject {
+function configFileSchema(data: object, everyAgentKey: boolean): z.ZodObject {
   if (!Object.keys(data).every((key) => Object.hasOwn(SECTION_SCHEMAS, key))) return everySection();
-  return z.strictObject(Object.fromEntries(SECTION_KEYS.map((key) => [key, Object.hasOwn(data, key) ? SECTION_SCHEMAS[key]() : absent()])));
+  const sectionSchema = (key: SectionKey): z.ZodType =>
+    !Object.hasOwn(data, key) ? absent() : key === 'agent' && !everyAgentKey ? agent.schemaFor((data as { agent?: unknown }).agent).nullable().optional() : SECTION_SCHEMAS[key]();
+  return z.strictObject(Object.fromEntries(SECTION_KEYS.map((key) => [key, sectionSchema(key)])));
 }
 
 export interface ConfigFileResult {
@@ -156,8 +157,12 @@ export function resolveConfigFile(
     return { config: null, errors: r.errors, warnings: r.warnings, secrets: [] };
   }
 
-  const schema = configFileSchema(raw);
-  const parsed = schema.safeParse(raw);
+  let schema = configFileSchema(raw, false);
+  let parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    schema = configFileSchema(raw, true);
+    parsed = schema.safeParse(raw);
+  }
   if (!parsed.success && src) {
     r.errors.push(...translateZodIssues({ src, schema, data: raw, base: [] }, parsed.error.issues));
   }

@@ -6,14 +6,15 @@ import * as z from 'zod';
 import { onFirstUse } from '../../patterns.js';
 import { AGENT_PRESET_NAMES, DEFAULT_MAX_TOKENS, PRESETS, type AgentMapping, type AgentPreset, type Config, type JsonValue } from '../../config.js';
 import { MAX_WAIT_FOR_AGENT_S } from '../../agent/ready.js';
-import { concurrencyInt, headerValue, jsonTemplate, ms, retriesInt, unsure, urlIssue, type Resolution } from './shared.js';
+import { absent, concurrencyInt, headerValue, jsonTemplate, ms, retriesInt, unsure, urlIssue, type Resolution } from './shared.js';
 import type { PathSegment } from '../yaml/index.js';
 
 export const AGENT_PRESETS = AGENT_PRESET_NAMES satisfies readonly AgentPreset[];
 
-export const schema = onFirstUse(() => {
+/** `agent.response`, and `agent.start`'s response: the path each field is read at. */
+const responseSchema = onFirstUse(() => {
   const fieldPath = z.string().min(1);
-  const responseSchema = z.strictObject({
+  return z.strictObject({
     reply: fieldPath.optional(),
     conversation: fieldPath.nullable().optional(),
     stage: fieldPath.nullable().optional(),
@@ -23,34 +24,79 @@ export const schema = onFirstUse(() => {
     outcome: fieldPath.nullable().optional(),
     errors: fieldPath.nullable().optional(),
   });
-  return z.strictObject({
-    url: z.string().nullable().optional(),
-    preset: z.enum(AGENT_PRESETS).optional(),
-    model: z.string().nullable().optional(),
-    maxTokens: z.number().int({ error: 'must be a whole number of tokens, at least 1' }).min(1, { error: 'must be a whole number of tokens, at least 1' }).optional(),
-    assistantId: z.string().nullable().optional(),
-    stream: z.boolean().optional(),
-    headers: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable().optional(),
-    timeoutMs: ms(1).optional(),
-    concurrency: concurrencyInt().optional(),
-    retries: retriesInt().optional(),
-    backoffMs: ms(0).optional(),
-    waitForAgent: z
+});
+
+/**
+ * Each key's schema, in the section's order, built on first use: `agent:` builds the schemas of the
+ * keys it has (`schemaFor`), so a file without `headers:` or `preset:` builds neither's
+ * (docs/performance.md, "2026-12-07 (evening): zod schemas on the start").
+ */
+const KEY_SCHEMAS = {
+  url: onFirstUse(() => z.string().nullable().optional()),
+  preset: onFirstUse(() => z.enum(AGENT_PRESETS).optional()),
+  model: onFirstUse(() => z.string().nullable().optional()),
+  maxTokens: onFirstUse(() => z.number().int({ error: 'must be a whole number of tokens, at least 1' }).min(1, { error: 'must be a whole number of tokens, at least 1' }).optional()),
+  assistantId: onFirstUse(() => z.string().nullable().optional()),
+  stream: onFirstUse(() => z.boolean().optional()),
+  headers: onFirstUse(() => z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).nullable().optional()),
+  timeoutMs: onFirstUse(() => ms(1).optional()),
+  concurrency: onFirstUse(() => concurrencyInt().optional()),
+  retries: onFirstUse(() => retriesInt().optional()),
+  backoffMs: onFirstUse(() => ms(0).optional()),
+  waitForAgent: onFirstUse(() =>
+    z
       .number()
       .int({ error: `must be a whole number of seconds from 0 to ${MAX_WAIT_FOR_AGENT_S}` })
       .min(0, { error: `must be a whole number of seconds from 0 to ${MAX_WAIT_FOR_AGENT_S}` })
       .max(MAX_WAIT_FOR_AGENT_S, { error: `must be a whole number of seconds from 0 to ${MAX_WAIT_FOR_AGENT_S}` })
       .optional(),
-    request: z.strictObject({ body: jsonTemplate().optional() }).nullable().optional(),
-    response: responseSchema.nullable().optional(),
-    start: z
-      .union([z.boolean(), z.strictObject({ body: jsonTemplate().optional(), response: responseSchema.optional() })], {
+  ),
+  request: onFirstUse(() => z.strictObject({ body: jsonTemplate().optional() }).nullable().optional()),
+  response: onFirstUse(() => responseSchema().nullable().optional()),
+  start: onFirstUse(() =>
+    z
+      .union([z.boolean(), z.strictObject({ body: jsonTemplate().optional(), response: responseSchema().optional() })], {
         error: 'must be true, false, or a mapping with body and/or response',
       })
       .nullable()
       .optional(),
-  });
-});
+  ),
+};
+
+/** `start: true`, `false` or empty: what start's first alternative reads, without the mapping's schema (`start: false` is common). */
+const startFlag = onFirstUse(() => z.boolean().nullable().optional());
+
+type AgentKey = keyof typeof KEY_SCHEMAS;
+type AgentShape = { [K in AgentKey]: ReturnType<(typeof KEY_SCHEMAS)[K]> };
+const AGENT_KEYS = Object.keys(KEY_SCHEMAS) as AgentKey[];
+
+/** The section's schema, every key's. */
+export const schema = onFirstUse(() => z.strictObject(Object.fromEntries(AGENT_KEYS.map((key) => [key, KEY_SCHEMAS[key]()])) as AgentShape));
+
+/**
+ * The section's schema for `value` as written: the schemas of the keys it has, the others only
+ * absent (as every key is optional, it accepts and gives what `schema()` does). Every key's for a
+ * value that is not a mapping of the section's keys, whose issues may name any key; the loader
+ * checks a file that fails with every key's (resolveConfigFile), so its messages are the same.
+ */
+export function schemaFor(value: unknown): z.ZodObject<AgentShape> {
+  const written = value ?? {};
+  if (typeof written !== 'object' || Array.isArray(written) || !Object.keys(written).every((key) => Object.hasOwn(KEY_SCHEMAS, key))) return schema();
+  const start = (written as { start?: unknown }).start;
+  const flag = typeof start === 'boolean' || start === null;
+  const keySchema = (key: AgentKey): z.ZodType => {
+    if (!Object.hasOwn(written, key)) return absent();
+    return key === 'start' && flag ? startFlag() : KEY_SCHEMAS[key]();
+  };
+  // One schema a set of keys: a file loaded again (watch, tests) builds none.
+  const id = `${AGENT_KEYS.filter((key) => Object.hasOwn(written, key)).join(' ')}${flag ? ' (start flag)' : ''}`;
+  let built = byKeys.get(id);
+  if (built === undefined) byKeys.set(id, (built = z.strictObject(Object.fromEntries(AGENT_KEYS.map((key) => [key, keySchema(key)])) as unknown as AgentShape)));
+  return built;
+}
+
+/** schemaFor's schemas, by the keys written. */
+const byKeys = new Map<string, z.ZodObject<AgentShape>>();
 
 type AgentSection = z.infer<ReturnType<typeof schema>>;
 type ResponseFields = NonNullable<AgentSection['response']>;

@@ -40,6 +40,8 @@ export function ms(min: number) {
   return z.number().int().min(min, { error }).max(MAX_WAIT_MS, { error });
 }
 export const usd = onFirstUse(() => z.number().min(0));
+/** What stands for a key or a section a file does not have: it is absent, as an optional schema reads absence. */
+export const absent = onFirstUse(() => z.undefined().optional());
 export const jsonTemplate = onFirstUse(() =>
   z.custom<JsonValue>(isJsonValue, {
     error: 'must be JSON data (strings, numbers, true/false, null, lists and mappings)',
