@@ -150,8 +150,9 @@ function httpCause(status: number, endpoint: string | null, html: boolean, redir
   if (status === 405) return { key, what, hint: 'the URL does not take POST: check agent-path or agent.url' };
   if (status === 401 || status === 403) {
     // A web page, not the agent's JSON: the host's sign-in or access page answered in its place.
-    if (protection !== null) return { key: `${key}:protected`, what: `${what} (${protection})`, hint: protectionHint(protection) };
-    if (html) return { key: `${key}:protected`, what: `${what}, a web page in place of the agent`, hint: protectionHint(null) };
+    // Each protection's fix is its own: its name is in the key, as in the fix.
+    if (protection !== null) return { key: `${key}:protected:${protection}`, what: `${what} (${protection})`, hint: protectionHint(protection) };
+    if (html) return { key: `${key}:protected:`, what: `${what}, a web page in place of the agent`, hint: protectionHint(null) };
     // The Action's input beside config.yml's key, as the other fixes name agent-url (agent.url); the terminal says config.yml's.
     return { key, what, hint: 'the agent refused the request: check the key or token it expects in agent-headers (agent.headers)' };
   }
@@ -164,14 +165,14 @@ function httpCause(status: number, endpoint: string | null, html: boolean, redir
     return { key, what, hint: 'the host answered but the agent did not: is the preview up? set wait-for-agent (agent.waitForAgent) if it starts slowly' };
   }
   if (status >= 500) return { key, what, hint: 'the agent failed: see its logs' };
-  if (html) return { key, what, hint: 'an HTML page answered: check agent-path or agent.url' };
+  if (html) return { key: `${key}:html`, what, hint: 'an HTML page answered: check agent-path or agent.url' };
   return { key, what, hint: `the agent rejected the request: check agent.preset or agent.request.body in ${file}` };
 }
 
 /** A redirect, which is not followed: to a sign-in page, the preview is protected; else the address to use. */
 function redirectCause(key: string, what: string, redirect: string | null, protection: string | null): Cause {
   if (redirect !== null && protection !== null) {
-    return { key: `${key}:signin`, what: `${what} to a sign-in page of ${protection} (${redirect})`, hint: protectionHint(protection) };
+    return { key: `${key}:signin:${protection}`, what: `${what} to a sign-in page of ${protection} (${redirect})`, hint: protectionHint(protection) };
   }
   if (redirect === null) {
     return { key, what, hint: 'the URL redirects, and redirects are not followed: set agent-url (agent.url) to the address it redirects to' };
@@ -180,7 +181,7 @@ function redirectCause(key: string, what: string, redirect: string | null, prote
   const path = URL.canParse(redirect) ? new URL(redirect).pathname : redirect;
   if (/\/(?:login|log-in|signin|sign-in|sso|auth|oauth|authorize)\b/i.test(path)) {
     return {
-      key: `${key}:signin`,
+      key: `${key}:signin:`,
       what: `${what} to a sign-in page (${redirect})`,
       hint: protectionHint(null),
     };
@@ -225,6 +226,14 @@ const PANEL_REASON = /^(?:judge call failed: )?panel: \d+ of \d+ members gave no
  * Null when the text names no proxy.
  */
 function proxyFaultCause(text: string, toward: string, key: string, file: string): Cause | null {
+  const cause = proxyFault(text, toward, key, file);
+  // Its fix is in its key: it reads the proxy's variable, the host and the fix the message gives, and
+  // the step a tunnel stalled at, which differ from item to item (a panel's members), never one item's said for another's.
+  return cause === null ? null : { ...cause, key: `${cause.key}\n${cause.hint ?? ''}` };
+}
+
+/** proxyFaultCause, its key without its fix. */
+function proxyFault(text: string, toward: string, key: string, file: string): Cause | null {
   const named = /the proxy (\S+) \(([A-Za-z_]+)\)/.exec(text);
   if (named === null) return null;
   const proxy = named[1] ?? '';
@@ -322,7 +331,7 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     const proxied = refusal?.[2];
     if (proxied !== undefined) {
       return {
-        key: `proxy:${proxied}:${url}`,
+        key: `proxy:${proxied}:${refusal?.[1] ?? ''}:${url}`,
         what: `the proxy refused to connect to ${at(endpoint)} (HTTP ${proxied})`,
         hint: proxyHint(proxied, refusal?.[1] === 'request (forwarded)' ? 'HTTP_PROXY' : 'HTTPS_PROXY'),
       };
@@ -359,8 +368,9 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
       const other = /^(127\.0\.0\.1|\[::1\]):\d+$/.exec(address ?? '')?.[1]?.replace(/^\[(.*)\]$/, '$1');
       const local = URL.canParse(url) && new URL(url).hostname === 'localhost' && other !== undefined;
       const family = other === '::1' ? 'IPv4 (http://127.0.0.1:PORT/...)' : 'IPv6 (http://[::1]:PORT/...)';
+      // The address tried is in the key as in the fix: items refused at 127.0.0.1 and at ::1 each get their own fix.
       return {
-        key: `refused:${url}`,
+        key: `refused:${url}${local ? `:${other}` : ''}`,
         what: `connection refused at ${at(endpoint)}${local ? ` (tried at ${other})` : ''}`,
         hint:
           'nothing listens there: check agent-url (agent.url) and that the agent is running; set wait-for-agent (agent.waitForAgent) if it starts slowly' +
@@ -493,8 +503,9 @@ function proxyCause(reason: string, who: string, toward: string, file: string): 
   const refusal = /the proxy refused the (tunnel \(CONNECT\)|request \(forwarded\)): HTTP (\d{3})/.exec(reason);
   const refused = refusal?.[2];
   if (refused === undefined) return proxyFaultCause(reason, toward, who, file);
+  // The tunnel's refusal and a forwarded request's name different variables: each in the key, as in the fix.
   return {
-    key: `${who}:proxy:${refused}`,
+    key: `${who}:proxy:${refused}:${refusal?.[1] ?? ''}`,
     what: `the proxy refused to connect ${toward.replace(/^on the way /, '')} (HTTP ${refused})`,
     hint: proxyHint(refused, refusal?.[1] === 'request (forwarded)' ? 'HTTP_PROXY' : 'HTTPS_PROXY'),
   };
