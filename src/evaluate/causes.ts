@@ -84,6 +84,12 @@ export interface Cause {
   what: string;
   /** The setting to check, e.g. "check agent-path or agent.url"; null when nothing better than the detail can be said. */
   hint: string | null;
+  /**
+   * The fix when its group's items are worded differently, so that the group's line names none of
+   * their values (causeGroups, sharedWhat): "to the address each item's line names", where the hint
+   * says "to that address". Absent when the hint holds either way.
+   */
+  apart?: string;
 }
 
 export interface CauseGroup extends Cause {
@@ -186,7 +192,8 @@ function redirectCause(key: string, what: string, redirect: string | null, prote
       hint: protectionHint(null),
     };
   }
-  return { key, what: `${what} to ${redirect}`, hint: 'redirects are not followed (a message is never sent on to another address): set agent-url (agent.url) to that address' };
+  const fix = 'redirects are not followed (a message is never sent on to another address): set agent-url (agent.url) to';
+  return { key, what: `${what} to ${redirect}`, hint: `${fix} that address`, apart: `${fix} the address each item's line names` };
 }
 
 /**
@@ -1353,6 +1360,8 @@ export function causeGroups(items: readonly CauseItem[], endpoint: string | null
   const of = new Map<CauseItem, CauseGroup>();
   // A group whose items' causes are worded differently (a deadline, an address, an attempt count of their own): each wording, once.
   const worded = new Map<CauseGroup, Set<string>>();
+  // A group's fix for when its words are its items' shared ones (Cause.apart).
+  const apartOf = new Map<CauseGroup, string>();
   // Read over every item, and only once an item has a cause: a verified run (every item has a pass
   // or fail verdict, causeOf's null) reads none of it (docs/performance.md).
   let evidence: RunEvidence | null = null;
@@ -1365,11 +1374,18 @@ export function causeGroups(items: readonly CauseItem[], endpoint: string | null
     if (group) {
       group.labels.push(item.label);
       if (cause.what !== group.what || worded.has(group)) worded.set(group, (worded.get(group) ?? new Set([group.what])).add(cause.what));
-    } else groups.set(cause.key, (group = { ...cause, labels: [item.label] }));
+    } else {
+      const { apart, ...said } = cause;
+      groups.set(cause.key, (group = { ...said, labels: [item.label] }));
+      if (apart !== undefined) apartOf.set(group, apart);
+    }
     of.set(item, group);
   }
-  // The group says what all its items share; each item's line says its own (docs/troubleshooting.md, "Not evaluated").
-  for (const [group, whats] of worded) group.what = sharedWhat([...whats]);
+  // The group says what all its items share, and a fix true of that; each item's line says its own (docs/troubleshooting.md, "Not evaluated").
+  for (const [group, whats] of worded) {
+    group.what = sharedWhat([...whats]);
+    group.hint = apartOf.get(group) ?? group.hint;
+  }
   return { groups: [...groups.values()].sort((a, b) => b.labels.length - a.labels.length), of };
 }
 

@@ -3,8 +3,9 @@
 
 import { describe, expect, it } from 'vitest';
 import { groupCauses } from '../../src/evaluate/index.js';
+import { renderComment, renderTerminal } from '../../src/report/index.js';
 import type { FixtureRecord } from '../../src/types.js';
-import { fixture } from '../report/fixtures.js';
+import { ctx, fixture, resetLines, run } from '../report/fixtures.js';
 
 const URL_ = 'https://preview-42.example.com/api/chat';
 const LOCAL = 'http://localhost:3000/api/chat';
@@ -41,6 +42,26 @@ describe("a group's fix reads only what its key holds", () => {
       ['stalled connecting to the proxy', 'the proxy did not take the connection (a proxy that is down, or a firewall that drops packets, looks like this)', ['a', 'd']],
       ["stalled waiting for the proxy's answer to CONNECT", "the proxy took the connection and did not answer its CONNECT", ['b']],
       ['stalled in the TLS handshake with preview-42.example.com through the tunnel', 'the proxy opened the tunnel, and preview-42.example.com did not complete the TLS handshake', ['c']],
+    ]);
+  });
+
+  it('redirects to different addresses: the group names none, and its fix sends the user to each item\'s line; to one address, that address', () => {
+    const to = (label: string, where: string): FixtureRecord => errored(label, 'http', `message turn: agent returned HTTP 308 after 1 attempt (redirects to ${where}): moved`);
+    resetLines();
+    const record = run([to('a', 'https://eu.example.com/api/chat'), to('b', 'https://us.example.com/api/chat')], { agent: { host: 'preview-42.example.com', endpoint: URL_ } });
+    const terminal = renderTerminal(record, { color: false }).split('\n');
+    // It read "...: set --agent-url (agent.url) to that address", and the line names no address.
+    expect(terminal.find((l) => l.startsWith('  cause: '))).toBe(
+      `  cause: all 2: HTTP 308 from ${URL_}: redirects are not followed (a message is never sent on to another address): set --agent-url (agent.url) to the address each item's line names`,
+    );
+    // Each item's line names its own.
+    expect(terminal.filter((l) => /redirects to https:\/\/(?:eu|us)\.example\.com/.test(l))).toHaveLength(2);
+    const comment = renderComment(record, ctx);
+    expect(comment).toContain("to the address each item's line names**");
+    expect(comment).not.toContain('to that address');
+    // One address: named on the group's line, and "that address" is it.
+    expect(groups([to('a', 'https://eu.example.com/api/chat'), to('b', 'https://eu.example.com/api/chat')], URL_)).toEqual([
+      [`HTTP 308 from ${URL_} to https://eu.example.com/api/chat`, 'redirects are not followed (a message is never sent on to another address): set agent-url (agent.url) to that address', ['a', 'b']],
     ]);
   });
 
