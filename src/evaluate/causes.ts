@@ -601,11 +601,18 @@ function alone(cause: Cause): JudgeCause {
 
 /**
  * The cause with the fix of a panel's members that failed another way after its own, once: "; for
- * the 1 cut at the token limit: <fix>" (docs/judges.md, "Panels").
+ * the 1 cut at the token limit: <fix>" (docs/judges.md, "Panels"). The count is the item's: a group
+ * of items whose counts differ says "for those cut at the token limit" (Cause.apart, causeGroups).
  */
-function withMembersFix(cause: JudgeCause, key: string, what: string, members: string, fix: string): JudgeCause {
+function withMembersFix(cause: JudgeCause, key: string, what: string, members: { n: number; words: string; those?: string }, fix: string): JudgeCause {
   const own = cause.hint ?? settingsFix(JUDGE_SETTINGS);
-  return { key: `${cause.key}:${key}`, what, hint: `${own}; for the ${members}: ${fix}`, fixes: [...(cause.hint === null ? [own] : cause.fixes), fix] };
+  return {
+    key: `${cause.key}:${key}`,
+    what,
+    hint: `${own}; for the ${members.n} ${members.words}: ${fix}`,
+    apart: `${cause.apart ?? own}; for ${members.those ?? `those ${members.words}`}: ${fix}`,
+    fixes: [...(cause.hint === null ? [own] : cause.fixes), fix],
+  };
 }
 
 /**
@@ -815,7 +822,7 @@ function judgeCause(kind: string, reason: string, answeredIn: AnsweredIn, file: 
  */
 function panelCause(panel: PanelCounts, file: string): JudgeCause {
   const { reason } = panel;
-  const kinds: { cause: Cause; members: string }[] = [];
+  const kinds: { cause: Cause; members: { n: number; words: string } }[] = [];
   if (panel.unreachable > 0) {
     // Members not reached in different ways (a refused key, a timeout): each way's fix, the first's the panel's.
     // The first member's own status, else its own failure, is the panel's: a status in a label or a server's words is none.
@@ -825,17 +832,17 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
     // Its words and its fix one member's: a status's, else the first not reached's own (a connection
     // closed, whose fix is its settings'), never its words over the fix of a deadline after it.
     const down = judgeDown(file, reason, ways.find((way) => way.startsWith('HTTP ')) ?? said ?? ways[0], panel.own, said);
-    kinds.push({ cause: down, members: `${panel.unreachable} not reached` });
-    for (const [hint, way] of downWays(panel.own, file)) if (hint !== down.hint) kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: `${way.n} not reached (${way.said})` });
+    kinds.push({ cause: down, members: { n: panel.unreachable, words: 'not reached' } });
+    for (const [hint, way] of downWays(panel.own, file)) if (hint !== down.hint) kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: { n: way.n, words: `not reached (${way.said})` } });
   }
-  if (panel.noScore > 0) kinds.push({ cause: noScoreCause(), members: `${panel.noScore} that answered without a usable score` });
+  if (panel.noScore > 0) kinds.push({ cause: noScoreCause(), members: { n: panel.noScore, words: 'that answered without a usable score' } });
   for (const [key, n] of countBy(panel.unread.map((c) => c.key))) {
     const cause = panel.unread.find((c) => c.key === key) as Cause;
-    kinds.push({ cause, members: `${n} whose answer could not be read` });
+    kinds.push({ cause, members: { n, words: 'whose answer could not be read' } });
   }
   if (panel.error200 > 0) {
     const cause = error200Cause(JUDGE_SETTINGS);
-    kinds.push({ cause: panel.error200 === panel.failed ? { ...cause, what: `${cause.what} (panel: ${panel.failed} of ${panel.size} members)` } : cause, members: `${panel.error200} that answered HTTP 200 with an error` });
+    kinds.push({ cause: panel.error200 === panel.failed ? { ...cause, what: `${cause.what} (panel: ${panel.failed} of ${panel.size} members)` } : cause, members: { n: panel.error200, words: 'that answered HTTP 200 with an error' } });
   }
   const [first, ...others] = kinds;
   // Only members cut at their token limit (and requests agent-replay could not make): their cause, not "answered without a score".
@@ -1024,7 +1031,7 @@ function panelCounts(reason: string, kind?: string): PanelCounts | null {
 function withPanelCut(cause: JudgeCause, reason: string): JudgeCause {
   const cut = panelCounts(reason)?.cut ?? 0;
   if (cut === 0 || cause.key === 'judge:cut') return cause;
-  return withMembersFix(cause, 'panel-cut', cause.what, `${cut} cut at the token limit`, PANEL_CUT_HINT);
+  return withMembersFix(cause, 'panel-cut', cause.what, { n: cut, words: 'cut at the token limit' }, PANEL_CUT_HINT);
 }
 
 /**
@@ -1036,7 +1043,7 @@ function withPanelCallsFailed(cause: JudgeCause, reason: string): JudgeCause {
   const counts = /^panel: \d+ of \d+ members gave no usable score \(\d+ usable needed; ([^)]*)\)/.exec(reason)?.[1];
   const ours = counts === undefined ? undefined : /(\d+) judge call failed/.exec(counts)?.[1];
   if (counts === undefined || ours === undefined) return cause;
-  return withMembersFix(cause, 'panel-call-failed', cause.what.includes(counts) ? cause.what : `${cause.what} (panel: ${counts})`, `${ours} judge call failed`, CALL_FAILED_HINT);
+  return withMembersFix(cause, 'panel-call-failed', cause.what.includes(counts) ? cause.what : `${cause.what} (panel: ${counts})`, { n: Number(ours), words: 'judge call failed', those: 'those whose judge call failed' }, CALL_FAILED_HINT);
 }
 
 /**
@@ -1159,7 +1166,7 @@ function notEvaluatedCause(detail: string, spansCame: boolean, answered: ModelsA
     return { key: 'judge:none', what: 'no judge configured', hint: `add a judge section to ${file} (judge assertions and criteria need one)` };
   }
   const judge = judgeCheckCause(detail, answered.judge ? 'run' : null, file);
-  if (judge !== null) return { key: judge.key, what: judge.what, hint: judge.hint };
+  if (judge !== null) return { key: judge.key, what: judge.what, hint: judge.hint, ...(judge.apart === undefined ? {} : { apart: judge.apart }) };
   // A simulated user's simulator could not play the user (docs/personas.md, "Simulated users").
   // "simulator gave no usable answer": something answered at its address, not in a form read (since 2026-12-06; "simulator unreachable" before).
   // A simulated script's turn its baseline could not replay, with no model to write it: a setting to add, none to check.
@@ -1374,6 +1381,8 @@ export function causeGroups(items: readonly CauseItem[], endpoint: string | null
     if (group) {
       group.labels.push(item.label);
       if (cause.what !== group.what || worded.has(group)) worded.set(group, (worded.get(group) ?? new Set([group.what])).add(cause.what));
+      // A fix worded by its item (a panel's count of members): the group's says what holds for all.
+      else if (cause.hint !== group.hint) worded.set(group, new Set([group.what]));
     } else {
       const { apart, ...said } = cause;
       groups.set(cause.key, (group = { ...said, labels: [item.label] }));

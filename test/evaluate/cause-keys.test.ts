@@ -124,3 +124,18 @@ describe("a group's fix reads only what its key holds", () => {
     ]);
   });
 });
+
+describe("a fix that counts a panel's members", () => {
+  it('items whose panels count their members otherwise: one group, whose fix names no one item\'s count', () => {
+    const panel = (label: string, detail: string): FixtureRecord => fixture(label, { verdict: 'not_evaluated', detail });
+    const one = panel('a', 'judge unreachable: panel: 2 of 3 members gave no usable score (2 usable needed; 1 unreachable, 1 gave no usable answer): m1: HTTP 503: down; m2: no usable score in output: "fine"');
+    const two = panel('b', 'judge unreachable: panel: 3 of 5 members gave no usable score (3 usable needed; 1 unreachable, 2 gave no usable answer): m1: HTTP 503: down; m2: no usable score in output: "fine"; m3: no usable score in output: "ok"');
+    // Alone, each says its own count.
+    expect(groups([one], URL_)[0]?.[1]).toMatch(/; for the 1 that answered without a usable score: use a judge model /);
+    expect(groups([two], URL_)[0]?.[1]).toMatch(/; for the 2 that answered without a usable score: use a judge model /);
+    // Together it said a's "for the 1" of b's two members too.
+    expect(groups([one, two], URL_)).toEqual([
+      ['judge unreachable: HTTP 503', expect.stringMatching(/^the judge's endpoint failed: see its status or log, and run it again; for those that answered without a usable score: use a judge model /), ['a', 'b']],
+    ]);
+  });
+});
