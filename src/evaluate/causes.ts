@@ -84,6 +84,12 @@ export interface Cause {
   what: string;
   /** The setting to check, e.g. "check agent-path or agent.url"; null when nothing better than the detail can be said. */
   hint: string | null;
+  /**
+   * The fix when its group's items are worded differently, so that the group's line names none of
+   * their values (causeGroups, sharedWhat): "to the address each item's line names", where the hint
+   * says "to that address". Absent when the hint holds either way.
+   */
+  apart?: string;
 }
 
 export interface CauseGroup extends Cause {
@@ -150,8 +156,9 @@ function httpCause(status: number, endpoint: string | null, html: boolean, redir
   if (status === 405) return { key, what, hint: 'the URL does not take POST: check agent-path or agent.url' };
   if (status === 401 || status === 403) {
     // A web page, not the agent's JSON: the host's sign-in or access page answered in its place.
-    if (protection !== null) return { key: `${key}:protected`, what: `${what} (${protection})`, hint: protectionHint(protection) };
-    if (html) return { key: `${key}:protected`, what: `${what}, a web page in place of the agent`, hint: protectionHint(null) };
+    // Each protection's fix is its own: its name is in the key, as in the fix.
+    if (protection !== null) return { key: `${key}:protected:${protection}`, what: `${what} (${protection})`, hint: protectionHint(protection) };
+    if (html) return { key: `${key}:protected:`, what: `${what}, a web page in place of the agent`, hint: protectionHint(null) };
     // The Action's input beside config.yml's key, as the other fixes name agent-url (agent.url); the terminal says config.yml's.
     return { key, what, hint: 'the agent refused the request: check the key or token it expects in agent-headers (agent.headers)' };
   }
@@ -164,14 +171,14 @@ function httpCause(status: number, endpoint: string | null, html: boolean, redir
     return { key, what, hint: 'the host answered but the agent did not: is the preview up? set wait-for-agent (agent.waitForAgent) if it starts slowly' };
   }
   if (status >= 500) return { key, what, hint: 'the agent failed: see its logs' };
-  if (html) return { key, what, hint: 'an HTML page answered: check agent-path or agent.url' };
+  if (html) return { key: `${key}:html`, what, hint: 'an HTML page answered: check agent-path or agent.url' };
   return { key, what, hint: `the agent rejected the request: check agent.preset or agent.request.body in ${file}` };
 }
 
 /** A redirect, which is not followed: to a sign-in page, the preview is protected; else the address to use. */
 function redirectCause(key: string, what: string, redirect: string | null, protection: string | null): Cause {
   if (redirect !== null && protection !== null) {
-    return { key: `${key}:signin`, what: `${what} to a sign-in page of ${protection} (${redirect})`, hint: protectionHint(protection) };
+    return { key: `${key}:signin:${protection}`, what: `${what} to a sign-in page of ${protection} (${redirect})`, hint: protectionHint(protection) };
   }
   if (redirect === null) {
     return { key, what, hint: 'the URL redirects, and redirects are not followed: set agent-url (agent.url) to the address it redirects to' };
@@ -180,12 +187,13 @@ function redirectCause(key: string, what: string, redirect: string | null, prote
   const path = URL.canParse(redirect) ? new URL(redirect).pathname : redirect;
   if (/\/(?:login|log-in|signin|sign-in|sso|auth|oauth|authorize)\b/i.test(path)) {
     return {
-      key: `${key}:signin`,
+      key: `${key}:signin:`,
       what: `${what} to a sign-in page (${redirect})`,
       hint: protectionHint(null),
     };
   }
-  return { key, what: `${what} to ${redirect}`, hint: 'redirects are not followed (a message is never sent on to another address): set agent-url (agent.url) to that address' };
+  const fix = 'redirects are not followed (a message is never sent on to another address): set agent-url (agent.url) to';
+  return { key, what: `${what} to ${redirect}`, hint: `${fix} that address`, apart: `${fix} the address each item's line names` };
 }
 
 /**
@@ -225,6 +233,14 @@ const PANEL_REASON = /^(?:judge call failed: )?panel: \d+ of \d+ members gave no
  * Null when the text names no proxy.
  */
 function proxyFaultCause(text: string, toward: string, key: string, file: string): Cause | null {
+  const cause = proxyFault(text, toward, key, file);
+  // Its fix is in its key: it reads the proxy's variable, the host and the fix the message gives, and
+  // the step a tunnel stalled at, which differ from item to item (a panel's members), never one item's said for another's.
+  return cause === null ? null : { ...cause, key: `${cause.key}\n${cause.hint ?? ''}` };
+}
+
+/** proxyFaultCause, its key without its fix. */
+function proxyFault(text: string, toward: string, key: string, file: string): Cause | null {
   const named = /the proxy (\S+) \(([A-Za-z_]+)\)/.exec(text);
   if (named === null) return null;
   const proxy = named[1] ?? '';
@@ -322,7 +338,7 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     const proxied = refusal?.[2];
     if (proxied !== undefined) {
       return {
-        key: `proxy:${proxied}:${url}`,
+        key: `proxy:${proxied}:${refusal?.[1] ?? ''}:${url}`,
         what: `the proxy refused to connect to ${at(endpoint)} (HTTP ${proxied})`,
         hint: proxyHint(proxied, refusal?.[1] === 'request (forwarded)' ? 'HTTP_PROXY' : 'HTTPS_PROXY'),
       };
@@ -359,8 +375,9 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
       const other = /^(127\.0\.0\.1|\[::1\]):\d+$/.exec(address ?? '')?.[1]?.replace(/^\[(.*)\]$/, '$1');
       const local = URL.canParse(url) && new URL(url).hostname === 'localhost' && other !== undefined;
       const family = other === '::1' ? 'IPv4 (http://127.0.0.1:PORT/...)' : 'IPv6 (http://[::1]:PORT/...)';
+      // The address tried is in the key as in the fix: items refused at 127.0.0.1 and at ::1 each get their own fix.
       return {
-        key: `refused:${url}`,
+        key: `refused:${url}${local ? `:${other}` : ''}`,
         what: `connection refused at ${at(endpoint)}${local ? ` (tried at ${other})` : ''}`,
         hint:
           'nothing listens there: check agent-url (agent.url) and that the agent is running; set wait-for-agent (agent.waitForAgent) if it starts slowly' +
@@ -493,8 +510,9 @@ function proxyCause(reason: string, who: string, toward: string, file: string): 
   const refusal = /the proxy refused the (tunnel \(CONNECT\)|request \(forwarded\)): HTTP (\d{3})/.exec(reason);
   const refused = refusal?.[2];
   if (refused === undefined) return proxyFaultCause(reason, toward, who, file);
+  // The tunnel's refusal and a forwarded request's name different variables: each in the key, as in the fix.
   return {
-    key: `${who}:proxy:${refused}`,
+    key: `${who}:proxy:${refused}:${refusal?.[1] ?? ''}`,
     what: `the proxy refused to connect ${toward.replace(/^on the way /, '')} (HTTP ${refused})`,
     hint: proxyHint(refused, refusal?.[1] === 'request (forwarded)' ? 'HTTP_PROXY' : 'HTTPS_PROXY'),
   };
@@ -583,11 +601,18 @@ function alone(cause: Cause): JudgeCause {
 
 /**
  * The cause with the fix of a panel's members that failed another way after its own, once: "; for
- * the 1 cut at the token limit: <fix>" (docs/judges.md, "Panels").
+ * the 1 cut at the token limit: <fix>" (docs/judges.md, "Panels"). The count is the item's: a group
+ * of items whose counts differ says "for those cut at the token limit" (Cause.apart, causeGroups).
  */
-function withMembersFix(cause: JudgeCause, key: string, what: string, members: string, fix: string): JudgeCause {
+function withMembersFix(cause: JudgeCause, key: string, what: string, members: { n: number; words: string; those?: string }, fix: string): JudgeCause {
   const own = cause.hint ?? settingsFix(JUDGE_SETTINGS);
-  return { key: `${cause.key}:${key}`, what, hint: `${own}; for the ${members}: ${fix}`, fixes: [...(cause.hint === null ? [own] : cause.fixes), fix] };
+  return {
+    key: `${cause.key}:${key}`,
+    what,
+    hint: `${own}; for the ${members.n} ${members.words}: ${fix}`,
+    apart: `${cause.apart ?? own}; for ${members.those ?? `those ${members.words}`}: ${fix}`,
+    fixes: [...(cause.hint === null ? [own] : cause.fixes), fix],
+  };
 }
 
 /**
@@ -797,7 +822,7 @@ function judgeCause(kind: string, reason: string, answeredIn: AnsweredIn, file: 
  */
 function panelCause(panel: PanelCounts, file: string): JudgeCause {
   const { reason } = panel;
-  const kinds: { cause: Cause; members: string }[] = [];
+  const kinds: { cause: Cause; members: { n: number; words: string } }[] = [];
   if (panel.unreachable > 0) {
     // Members not reached in different ways (a refused key, a timeout): each way's fix, the first's the panel's.
     // The first member's own status, else its own failure, is the panel's: a status in a label or a server's words is none.
@@ -807,17 +832,17 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
     // Its words and its fix one member's: a status's, else the first not reached's own (a connection
     // closed, whose fix is its settings'), never its words over the fix of a deadline after it.
     const down = judgeDown(file, reason, ways.find((way) => way.startsWith('HTTP ')) ?? said ?? ways[0], panel.own, said);
-    kinds.push({ cause: down, members: `${panel.unreachable} not reached` });
-    for (const [hint, way] of downWays(panel.own, file)) if (hint !== down.hint) kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: `${way.n} not reached (${way.said})` });
+    kinds.push({ cause: down, members: { n: panel.unreachable, words: 'not reached' } });
+    for (const [hint, way] of downWays(panel.own, file)) if (hint !== down.hint) kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: { n: way.n, words: `not reached (${way.said})` } });
   }
-  if (panel.noScore > 0) kinds.push({ cause: noScoreCause(), members: `${panel.noScore} that answered without a usable score` });
+  if (panel.noScore > 0) kinds.push({ cause: noScoreCause(), members: { n: panel.noScore, words: 'that answered without a usable score' } });
   for (const [key, n] of countBy(panel.unread.map((c) => c.key))) {
     const cause = panel.unread.find((c) => c.key === key) as Cause;
-    kinds.push({ cause, members: `${n} whose answer could not be read` });
+    kinds.push({ cause, members: { n, words: 'whose answer could not be read' } });
   }
   if (panel.error200 > 0) {
     const cause = error200Cause(JUDGE_SETTINGS);
-    kinds.push({ cause: panel.error200 === panel.failed ? { ...cause, what: `${cause.what} (panel: ${panel.failed} of ${panel.size} members)` } : cause, members: `${panel.error200} that answered HTTP 200 with an error` });
+    kinds.push({ cause: panel.error200 === panel.failed ? { ...cause, what: `${cause.what} (panel: ${panel.failed} of ${panel.size} members)` } : cause, members: { n: panel.error200, words: 'that answered HTTP 200 with an error' } });
   }
   const [first, ...others] = kinds;
   // Only members cut at their token limit (and requests agent-replay could not make): their cause, not "answered without a score".
@@ -1006,7 +1031,7 @@ function panelCounts(reason: string, kind?: string): PanelCounts | null {
 function withPanelCut(cause: JudgeCause, reason: string): JudgeCause {
   const cut = panelCounts(reason)?.cut ?? 0;
   if (cut === 0 || cause.key === 'judge:cut') return cause;
-  return withMembersFix(cause, 'panel-cut', cause.what, `${cut} cut at the token limit`, PANEL_CUT_HINT);
+  return withMembersFix(cause, 'panel-cut', cause.what, { n: cut, words: 'cut at the token limit' }, PANEL_CUT_HINT);
 }
 
 /**
@@ -1018,7 +1043,7 @@ function withPanelCallsFailed(cause: JudgeCause, reason: string): JudgeCause {
   const counts = /^panel: \d+ of \d+ members gave no usable score \(\d+ usable needed; ([^)]*)\)/.exec(reason)?.[1];
   const ours = counts === undefined ? undefined : /(\d+) judge call failed/.exec(counts)?.[1];
   if (counts === undefined || ours === undefined) return cause;
-  return withMembersFix(cause, 'panel-call-failed', cause.what.includes(counts) ? cause.what : `${cause.what} (panel: ${counts})`, `${ours} judge call failed`, CALL_FAILED_HINT);
+  return withMembersFix(cause, 'panel-call-failed', cause.what.includes(counts) ? cause.what : `${cause.what} (panel: ${counts})`, { n: Number(ours), words: 'judge call failed', those: 'those whose judge call failed' }, CALL_FAILED_HINT);
 }
 
 /**
@@ -1141,7 +1166,7 @@ function notEvaluatedCause(detail: string, spansCame: boolean, answered: ModelsA
     return { key: 'judge:none', what: 'no judge configured', hint: `add a judge section to ${file} (judge assertions and criteria need one)` };
   }
   const judge = judgeCheckCause(detail, answered.judge ? 'run' : null, file);
-  if (judge !== null) return { key: judge.key, what: judge.what, hint: judge.hint };
+  if (judge !== null) return { key: judge.key, what: judge.what, hint: judge.hint, ...(judge.apart === undefined ? {} : { apart: judge.apart }) };
   // A simulated user's simulator could not play the user (docs/personas.md, "Simulated users").
   // "simulator gave no usable answer": something answered at its address, not in a form read (since 2026-12-06; "simulator unreachable" before).
   // A simulated script's turn its baseline could not replay, with no model to write it: a setting to add, none to check.
@@ -1342,6 +1367,8 @@ export function causeGroups(items: readonly CauseItem[], endpoint: string | null
   const of = new Map<CauseItem, CauseGroup>();
   // A group whose items' causes are worded differently (a deadline, an address, an attempt count of their own): each wording, once.
   const worded = new Map<CauseGroup, Set<string>>();
+  // A group's fix for when its words are its items' shared ones (Cause.apart).
+  const apartOf = new Map<CauseGroup, string>();
   // Read over every item, and only once an item has a cause: a verified run (every item has a pass
   // or fail verdict, causeOf's null) reads none of it (docs/performance.md).
   let evidence: RunEvidence | null = null;
@@ -1354,11 +1381,20 @@ export function causeGroups(items: readonly CauseItem[], endpoint: string | null
     if (group) {
       group.labels.push(item.label);
       if (cause.what !== group.what || worded.has(group)) worded.set(group, (worded.get(group) ?? new Set([group.what])).add(cause.what));
-    } else groups.set(cause.key, (group = { ...cause, labels: [item.label] }));
+      // A fix worded by its item (a panel's count of members): the group's says what holds for all.
+      else if (cause.hint !== group.hint) worded.set(group, new Set([group.what]));
+    } else {
+      const { apart, ...said } = cause;
+      groups.set(cause.key, (group = { ...said, labels: [item.label] }));
+      if (apart !== undefined) apartOf.set(group, apart);
+    }
     of.set(item, group);
   }
-  // The group says what all its items share; each item's line says its own (docs/troubleshooting.md, "Not evaluated").
-  for (const [group, whats] of worded) group.what = sharedWhat([...whats]);
+  // The group says what all its items share, and a fix true of that; each item's line says its own (docs/troubleshooting.md, "Not evaluated").
+  for (const [group, whats] of worded) {
+    group.what = sharedWhat([...whats]);
+    group.hint = apartOf.get(group) ?? group.hint;
+  }
   return { groups: [...groups.values()].sort((a, b) => b.labels.length - a.labels.length), of };
 }
 

@@ -188,6 +188,8 @@ describe('the panel client', () => {
       key: 'judge:503:panel-call-failed',
       what: 'judge unreachable: HTTP 503 (panel: 1 unreachable, 1 judge call failed)',
       hint: `the judge's endpoint failed: see its status or log, and run it again; for the 1 judge call failed: ${CALL_FAILED_HINT}`,
+      // Said by a group of items whose panels count otherwise (src/evaluate/causes.ts, causeGroups).
+      apart: `the judge's endpoint failed: see its status or log, and run it again; for those whose judge call failed: ${CALL_FAILED_HINT}`,
     });
     await mixed.close();
     // m1 answers without a usable score ("split PUx"): nothing was unreachable, so the panel gave no usable answer, with both fixes.
@@ -253,12 +255,14 @@ describe("a panel's members cut at their token limit: the cause gives the limit'
       key: 'judge:no-score:panel-cut',
       what: 'the judge answered without a usable score',
       hint: `${JUDGE_NO_SCORE_HINT}; for the 1 cut at the token limit: ${panelCutFix}`,
+      apart: `${JUDGE_NO_SCORE_HINT}; for those cut at the token limit: ${panelCutFix}`,
     });
     const h = await judged(3, 'split LHP');
     expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: h.detail }, null)).toEqual({
       key: 'judge:503:panel-cut',
       what: 'judge unreachable: HTTP 503',
       hint: `the judge's endpoint failed: see its status or log, and run it again; for the 1 cut at the token limit: ${panelCutFix}`,
+      apart: `the judge's endpoint failed: see its status or log, and run it again; for those cut at the token limit: ${panelCutFix}`,
     });
   });
   it("some unreachable, some without a score: the address's fix and the prompt-following one, once each (it gave the address's alone)", async () => {
@@ -268,6 +272,7 @@ describe("a panel's members cut at their token limit: the cause gives the limit'
       key: 'judge:503:panel-no-score',
       what: 'judge unreachable: HTTP 503',
       hint: `the judge's endpoint failed: see its status or log, and run it again; for the 1 that answered without a usable score: ${JUDGE_NO_SCORE_HINT}`,
+      apart: `the judge's endpoint failed: see its status or log, and run it again; for those that answered without a usable score: ${JUDGE_NO_SCORE_HINT}`,
     });
     // All three ways: each fix once, the panel's own first.
     const five = await judged(5, 'split HULPP');

@@ -1,0 +1,141 @@
+// A cause group's one fix is true of every item in it (src/evaluate/causes.ts, causeGroups): what the
+// fix reads is in the group's key, or the fix says what holds for all (docs/troubleshooting.md, "The agent").
+
+import { describe, expect, it } from 'vitest';
+import { groupCauses } from '../../src/evaluate/index.js';
+import { renderComment, renderTerminal } from '../../src/report/index.js';
+import type { FixtureRecord } from '../../src/types.js';
+import { ctx, fixture, resetLines, run } from '../report/fixtures.js';
+
+const URL_ = 'https://preview-42.example.com/api/chat';
+const LOCAL = 'http://localhost:3000/api/chat';
+
+function errored(label: string, errorKind: NonNullable<FixtureRecord['errorKind']>, error: string, over: Partial<FixtureRecord> = {}): FixtureRecord {
+  return fixture(label, { errored: true, errorKind, error, reply: null, route: null, verdict: null, drift: null, detail: '', ...over } as Partial<FixtureRecord>);
+}
+
+/** Each group as [its line's words, its fix, its items]. */
+function groups(items: FixtureRecord[], endpoint: string): [string, string | null, string[]][] {
+  return groupCauses(items, endpoint).map((g) => [g.what, g.hint, g.labels]);
+}
+
+describe("a group's fix reads only what its key holds", () => {
+  it('connection refused at localhost: items tried at 127.0.0.1 and at ::1 each get the fix of their address', () => {
+    const refused = (label: string, address: string): FixtureRecord =>
+      errored(label, 'network', `message turn: could not reach the agent after 1 attempt: connection refused at ${address} (ECONNREFUSED)`, { errorAddress: address });
+    // Both were one group under the first item's fix: "an agent that listens on IPv6 ... only", said of the item tried at ::1 too.
+    expect(groups([refused('a', '127.0.0.1:3000'), refused('b', '[::1]:3000'), refused('c', '127.0.0.1:3000')], LOCAL)).toEqual([
+      [`connection refused at ${LOCAL} (tried at 127.0.0.1)`, expect.stringMatching(/; an agent that listens on IPv6 \(http:\/\/\[::1\]:PORT\/\.\.\.\) only is reached at that address$/), ['a', 'c']],
+      [`connection refused at ${LOCAL} (tried at ::1)`, expect.stringMatching(/; an agent that listens on IPv4 \(http:\/\/127\.0\.0\.1:PORT\/\.\.\.\) only is reached at that address$/), ['b']],
+    ]);
+  });
+
+  it('a tunnel through a proxy that stalled at different steps: each step its own group and fix', () => {
+    const stalled = (label: string, step: string): FixtureRecord =>
+      errored(label, 'timeout', `message turn: no connection through the proxy http://proxy.corp:3128 (HTTPS_PROXY) to the agent opened within 5,000 ms, ${step} (agent.timeoutMs bounds connecting too)`);
+    const found = groups(
+      [stalled('a', 'stalled connecting to the proxy'), stalled('b', "stalled waiting for the proxy's answer to CONNECT"), stalled('c', 'stalled in the TLS handshake with preview-42.example.com through the tunnel'), stalled('d', 'stalled connecting to the proxy')],
+      URL_,
+    );
+    // They were one group, "no connection through the proxy ... opened within 5,000 ms", under a's fix, "the proxy did not take the connection".
+    expect(found.map(([what, hint, labels]) => [what.replace(/^.* ms, /, ''), hint?.replace(/:.*$/, ''), labels])).toEqual([
+      ['stalled connecting to the proxy', 'the proxy did not take the connection (a proxy that is down, or a firewall that drops packets, looks like this)', ['a', 'd']],
+      ["stalled waiting for the proxy's answer to CONNECT", "the proxy took the connection and did not answer its CONNECT", ['b']],
+      ['stalled in the TLS handshake with preview-42.example.com through the tunnel', 'the proxy opened the tunnel, and preview-42.example.com did not complete the TLS handshake', ['c']],
+    ]);
+  });
+
+  it('redirects to different addresses: the group names none, and its fix sends the user to each item\'s line; to one address, that address', () => {
+    const to = (label: string, where: string): FixtureRecord => errored(label, 'http', `message turn: agent returned HTTP 308 after 1 attempt (redirects to ${where}): moved`);
+    resetLines();
+    const record = run([to('a', 'https://eu.example.com/api/chat'), to('b', 'https://us.example.com/api/chat')], { agent: { host: 'preview-42.example.com', endpoint: URL_ } });
+    const terminal = renderTerminal(record, { color: false }).split('\n');
+    // It read "...: set --agent-url (agent.url) to that address", and the line names no address.
+    expect(terminal.find((l) => l.startsWith('  cause: '))).toBe(
+      `  cause: all 2: HTTP 308 from ${URL_}: redirects are not followed (a message is never sent on to another address): set --agent-url (agent.url) to the address each item's line names`,
+    );
+    // Each item's line names its own.
+    expect(terminal.filter((l) => /redirects to https:\/\/(?:eu|us)\.example\.com/.test(l))).toHaveLength(2);
+    const comment = renderComment(record, ctx);
+    expect(comment).toContain("to the address each item's line names**");
+    expect(comment).not.toContain('to that address');
+    // One address: named on the group's line, and "that address" is it.
+    expect(groups([to('a', 'https://eu.example.com/api/chat'), to('b', 'https://eu.example.com/api/chat')], URL_)).toEqual([
+      [`HTTP 308 from ${URL_} to https://eu.example.com/api/chat`, 'redirects are not followed (a message is never sent on to another address): set agent-url (agent.url) to that address', ['a', 'b']],
+    ]);
+  });
+
+  it("a protected preview: each protection's own fix, in a group of its own", () => {
+    const refused = (label: string, by: string): FixtureRecord => errored(label, 'http', `message turn: agent returned HTTP 401 after 1 attempt (protected by ${by}): an HTML page titled "Sign in"`);
+    // One group under Vercel's bypass header, said of the preview behind basic auth too.
+    expect(groups([refused('a', "Vercel's Deployment Protection"), refused('b', 'basic auth')], URL_).map(([what, hint, labels]) => [what, hint?.replace(/:.*$/, ''), labels])).toEqual([
+      [`HTTP 401 from ${URL_} (Vercel's Deployment Protection)`, 'the preview is protected', ['a']],
+      [`HTTP 401 from ${URL_} (basic auth)`, 'the preview asks for a user and password', ['b']],
+    ]);
+  });
+
+  it('a redirect to a sign-in page of a protection named, and to one of none known: each its fix', () => {
+    const signin = (label: string, where: string): FixtureRecord => errored(label, 'http', `message turn: agent returned HTTP 302 after 1 attempt (redirects to ${where}): moved`);
+    const found = groups([signin('c', 'https://team.cloudflareaccess.com/cdn-cgi/access/login) (protected by Cloudflare Access'), signin('d', 'https://auth.example.com/login')], URL_);
+    expect(found.map(([, hint, labels]) => [hint, labels])).toEqual([
+      [expect.stringMatching(/^the preview is protected: give a service token of Cloudflare Access /), ['c']],
+      [expect.stringMatching(/^the preview is protected: give the header that lets automation through /), ['d']],
+    ]);
+  });
+
+  it('an HTTP 400 that is a web page and one that is the agent\'s own: each its fix', () => {
+    const bad = (label: string, body: string): FixtureRecord => errored(label, 'http', `message turn: agent returned HTTP 400 after 1 attempt: ${body}`);
+    // Both were "an HTML page answered: check agent-path or agent.url", the first item's.
+    expect(groups([bad('a', '<!doctype html><html><body>Bad Request</body></html>'), bad('b', '{"error":"message is required"}')], URL_).map(([, hint, labels]) => [hint, labels])).toEqual([
+      ['an HTML page answered: check agent-path or agent.url', ['a']],
+      ['the agent rejected the request: check agent.preset or agent.request.body in config.yml', ['b']],
+    ]);
+  });
+
+  it("a proxy not reached: nothing listens, or its host did not resolve, each its fix", () => {
+    const down = (label: string, words: string): FixtureRecord =>
+      errored(label, 'network', `message turn: could not reach the proxy http://proxy.corp:3128 (HTTPS_PROXY) after 1 attempt: ${words}; check HTTPS_PROXY, or NO_PROXY for hosts to reach directly`);
+    // One group, "nothing listens there: ..." said of the proxy whose host did not resolve.
+    const proxies = groups([down('a', 'connection refused at 10.0.0.1:3128 (ECONNREFUSED)'), down('b', 'the host name proxy.corp did not resolve (ENOTFOUND)')], URL_);
+    expect(proxies.map(([, hint, labels]) => [hint?.startsWith('nothing listens there: '), labels])).toEqual([
+      [true, ['a']],
+      [false, ['b']],
+    ]);
+  });
+
+  it("a certificate refused through a proxy: the proxy's own, or a host's through it, each its fix", () => {
+    const certificate = (label: string, whose: string, fix: string): FixtureRecord =>
+      errored(label, 'network', `message turn: the TLS certificate ${whose} (HTTPS_PROXY)${whose.startsWith('for') ? ',' : ''} is refused: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT), after 1 attempt; ${fix}`);
+    const ownFix = "point NODE_EXTRA_CA_CERTS at the proxy's CA certificate (a PEM file), or name preview-42.example.com in NO_PROXY to reach it directly";
+    const inspectFix = `a proxy that inspects TLS presents its own: ${ownFix}`;
+    const certificates = groups([certificate('c', 'of the proxy https://proxy.corp:3128', ownFix), certificate('d', 'for preview-42.example.com, through the proxy http://proxy.corp:3128', inspectFix)], URL_);
+    expect(certificates.map(([, hint, labels]) => [hint, labels])).toEqual([
+      [ownFix, ['c']],
+      [inspectFix, ['d']],
+    ]);
+  });
+
+  it("a judge's proxy refusal: the tunnel's names HTTPS_PROXY, a forwarded request's HTTP_PROXY", () => {
+    // A judge's tunnel refused (HTTPS_PROXY) and a request forwarded (HTTP_PROXY): each variable in its fix.
+    const judge = (label: string, how: string): FixtureRecord => fixture(label, { verdict: 'not_evaluated', detail: `judge unreachable: the proxy refused the ${how}: HTTP 403 Forbidden` });
+    expect(groups([judge('e', 'tunnel (CONNECT)'), judge('f', 'request (forwarded)')], URL_).map(([, hint, labels]) => [hint, labels])).toEqual([
+      [expect.stringMatching(/^check HTTPS_PROXY, /), ['e']],
+      [expect.stringMatching(/^check HTTP_PROXY, /), ['f']],
+    ]);
+  });
+});
+
+describe("a fix that counts a panel's members", () => {
+  it('items whose panels count their members otherwise: one group, whose fix names no one item\'s count', () => {
+    const panel = (label: string, detail: string): FixtureRecord => fixture(label, { verdict: 'not_evaluated', detail });
+    const one = panel('a', 'judge unreachable: panel: 2 of 3 members gave no usable score (2 usable needed; 1 unreachable, 1 gave no usable answer): m1: HTTP 503: down; m2: no usable score in output: "fine"');
+    const two = panel('b', 'judge unreachable: panel: 3 of 5 members gave no usable score (3 usable needed; 1 unreachable, 2 gave no usable answer): m1: HTTP 503: down; m2: no usable score in output: "fine"; m3: no usable score in output: "ok"');
+    // Alone, each says its own count.
+    expect(groups([one], URL_)[0]?.[1]).toMatch(/; for the 1 that answered without a usable score: use a judge model /);
+    expect(groups([two], URL_)[0]?.[1]).toMatch(/; for the 2 that answered without a usable score: use a judge model /);
+    // Together it said a's "for the 1" of b's two members too.
+    expect(groups([one, two], URL_)).toEqual([
+      ['judge unreachable: HTTP 503', expect.stringMatching(/^the judge's endpoint failed: see its status or log, and run it again; for those that answered without a usable score: use a judge model /), ['a', 'b']],
+    ]);
+  });
+});
