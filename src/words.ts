@@ -200,9 +200,41 @@ export function isolatedCall(tool: string, input: string): string {
   return `${hasRightToLeft(tool) ? FSI + tool + PDI : tool} ${isolatedJson(input)}`;
 }
 
-/** A tool's input or output (JSON, one line) with right-to-left text in it in one left-to-right isolate, as isolatedCall isolates an input; else as it is. */
+/**
+ * A tool's input or output (JSON, one line) with right-to-left text in it in one left-to-right
+ * isolate, as isolatedCall isolates an input, each string of it that holds right-to-left text
+ * isolated inside (isolatedJsonStrings); else as it is.
+ */
 export function isolatedJson(json: string): string {
-  return hasRightToLeft(json) ? LRI + json + PDI : json;
+  return hasRightToLeft(json) ? LRI + isolatedJsonStrings(json) + PDI : json;
+}
+
+/**
+ * `json` (one line) with the characters inside the quotes of each string that holds right-to-left
+ * text isolated by their first strong character (U+2068 ... U+2069), its escapes whole inside: in
+ * the left-to-right isolate around the JSON, a number after a Hebrew key was the key's (Unicode's
+ * bidi algorithm, W7, N1), so `{"נמצא": 3}` was drawn `{"3 :"נמצא}`; isolated, the key is one
+ * neutral character to its quotes, colon and number, and they keep their places. A string cut
+ * open (clip's "…" in it) is isolated to its end, before the "…". Text outside a string (not
+ * JSON) has its runs isolated (isolateRightToLeft). Text with no right-to-left character is as it was.
+ */
+export function isolatedJsonStrings(json: string): string {
+  if (!hasRightToLeft(json)) return json;
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < json.length; i++) {
+    if (json[i] !== '"') continue;
+    let end = i + 1;
+    while (end < json.length && json[end] !== '"') end += json[end] === '\\' ? 2 : 1;
+    end = Math.min(end, json.length);
+    const closed = end < json.length;
+    const innerEnd = !closed && json.endsWith('…') && end - 1 > i ? end - 1 : end;
+    const inner = json.slice(i + 1, innerEnd);
+    out += isolateRightToLeft(json.slice(from, i + 1)) + (hasRightToLeft(inner) ? FSI + inner + PDI : inner) + json.slice(innerEnd, closed ? end + 1 : end);
+    from = closed ? end + 1 : end;
+    i = from - 1;
+  }
+  return out + isolateRightToLeft(json.slice(from));
 }
 
 /** terminalLine's text before its right-to-left runs are isolated. */

@@ -58,7 +58,7 @@ export function oneLine(text: string): string {
 // A terminal's line and block (terminalLine, terminalBlock) are words.ts's, which every layer may use
 // (a results file's path in the record layer's RecordWriteError); the report's surfaces import them from here.
 export { isolateRightToLeft, terminalBlock, terminalCall, terminalLine } from '../words.js';
-import { hasRightToLeft, headOf, isolatedCall, isolateRightToLeft } from '../words.js';
+import { hasRightToLeft, headOf, isolatedCall, isolatedJsonStrings, isolateRightToLeft } from '../words.js';
 
 const INLINE_RE = /[&<>@#\\`*_[\]()!|~:$.{}-]/g;
 
@@ -262,11 +262,13 @@ function longestRun(text: string, ch: string): number {
  * `|` even inside code spans (and removes the backslash of `\|` there); for JSON set `json`.
  */
 export function codeSpan(text: string, options: { table?: boolean; json?: boolean } = {}): string {
-  let s = oneLine(text);
+  const line = oneLine(text);
+  // JSON's strings with right-to-left text isolated inside the span, each apart (words.ts isolatedJsonStrings).
+  let s = options.json ? isolatedJsonStrings(line) : line;
   if (options.table) s = s.replace(/\|/g, '\\|');
   const span = backquoted(s);
   // Right-to-left text isolated as a whole span, outside its backquotes (isolateRightToLeft); JSON
-  // left to right, as it is written (words.ts isolatedCall): by its first strong character, a
+  // left to right, as it is written (words.ts isolatedJson): by its first strong character, a
   // Hebrew key drew `{"שם": "x"}` reversed.
   return hasRightToLeft(s) ? `${options.json ? '\u2066' : '\u2068'}${span}\u2069` : span;
 }

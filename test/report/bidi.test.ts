@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { codeSpan, escapeInline, renderComment } from '../../src/report/index.js';
 import { escapeHtmlInline, isolateRightToLeft, terminalLine } from '../../src/report/escape.js';
+import { isolatedJson } from '../../src/words.js';
+import type { ToolCall } from '../../src/types.js';
 import { renderHtml } from '../../src/report/html.js';
 import { forestPanel } from '../../src/report/html/forest.js';
 import { latencyPanel } from '../../src/report/html/latency.js';
@@ -117,13 +119,13 @@ describe("right-to-left text in a script's section of the comment", () => {
     const lines = renderComment(run([], { personas: [scripted] }), ctx).split('\n');
     const block = lines.slice(lines.indexOf('Tool calls (2):') + 3, lines.indexOf('Tool calls (2):') + 5);
     // Unisolated, the Arabic name and the Hebrew key were one right-to-left run: drawn {12 :"מזהה"} بحث, its braces turned.
-    expect(block).toEqual([`${FSI}بحث${PDI} ${LRI}{"מזהה": 12}${PDI} → ${LRI}{"x": "שלום"}${PDI}`, 'find_order {"id": "1"} → {"ok": true}']);
+    expect(block).toEqual([`${FSI}بحث${PDI} ${LRI}{"${FSI}מזהה${PDI}": 12}${PDI} → ${LRI}{"x": "${FSI}שלום${PDI}"}${PDI}`, 'find_order {"id": "1"} → {"ok": true}']);
   });
   it("isolates a script's expected and called tool input in the comment's checks table left to right, as JSON is written", () => {
     const checked = persona('p', { verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'still_failing' }, checks: [check.toolCalled('find_order', { שם: 'x 30' }, [{ turn: 2, input: { שם: 'x 30' } }], null)] });
     const row = renderComment(run([], { personas: [checked] }), ctx).split('\n').find((l) => l.startsWith('| ❌ tool called')) ?? '';
-    // By its first strong character (U+2068), the Hebrew key drew the JSON {"x 30" :"שם"}.
-    expect(row).toBe(`| ❌ tool called (fail) | \`find_order\` ${LRI}\`{"שם": "x 30"}\`${PDI} (subset) | other inputs only: turn 2 ${LRI}\`{"שם": "x 30"}\`${PDI} |`);
+    // By its first strong character (U+2068), the Hebrew key drew the JSON {"x 30" :"שם"}; the key is isolated inside the span, each string apart.
+    expect(row).toBe(`| ❌ tool called (fail) | \`find_order\` ${LRI}\`{"${FSI}שם${PDI}": "x 30"}\`${PDI} (subset) | other inputs only: turn 2 ${LRI}\`{"${FSI}שם${PDI}": "x 30"}\`${PDI} |`);
   });
 });
 
@@ -160,16 +162,16 @@ describe('right-to-left text in report.html', () => {
     const call = toolCall('find_order', { city: 'تل أبيب', n: 3, note: 'שלום' }, { status: 'נשלח', days: 3 });
     // An errored fixture whose stream had begun the call: the comment shows it in one code span, its input one isolate.
     const r = run([fixture('begun', { errored: true, verdict: null, reply: null, error: 'stream cut', toolCalls: [call] })]);
-    const input = '{"city": "تل أبيب", "n": 3, "note": "שלום"}';
+    const input = `{"city": "${FSI}تل أبيب${PDI}", "n": 3, "note": "${FSI}שלום${PDI}"}`;
     expect(renderComment(r, ctx)).toContain(`\`find_order ${LRI}${input}${PDI}\``);
     const [f] = data(renderHtml(r));
-    expect(f?.toolCalls).toEqual([{ tool: 'find_order', input: `${LRI}${input}${PDI}`, output: `${LRI}{"status": "נשלח", "days": 3}${PDI}`, mocked: true }]);
+    expect(f?.toolCalls).toEqual([{ tool: 'find_order', input: `${LRI}${input}${PDI}`, output: `${LRI}{"status": "${FSI}נשלח${PDI}", "days": 3}${PDI}`, mocked: true }]);
     // A script's turn's calls likewise; a call with no right-to-left text is as written.
     const plain = toolCall('find_order', { id: '1' }, { ok: true });
     const [p] = data(renderHtml(run([], { personas: [persona('calls', { turns: [{ ...refundTurns()[1]!, toolCalls: [call, plain] }] })] })));
     const calls = (p?.turns as Array<{ toolCalls?: unknown[] }>).flatMap((t) => t.toolCalls ?? []);
     expect(calls).toEqual([
-      { tool: 'find_order', input: `${LRI}${input}${PDI}`, output: `${LRI}{"status": "נשלח", "days": 3}${PDI}`, mocked: true },
+      { tool: 'find_order', input: `${LRI}${input}${PDI}`, output: `${LRI}{"status": "${FSI}נשלח${PDI}", "days": 3}${PDI}`, mocked: true },
       { tool: 'find_order', input: '{"id": "1"}', output: '{"ok": true}', mocked: true },
     ]);
   });
@@ -185,9 +187,9 @@ describe('right-to-left text in report.html', () => {
     // An Arabic name, a Latin input: isolated together, by the name's first strong character, the call was right-to-left and drew its JSON after the name the other way round.
     expect(surfaces('بحث', { q: 'order 30' })).toEqual([`\`${FSI}بحث${PDI} {"q": "order 30"}\``, { tool: `${FSI}بحث${PDI}`, input: '{"q": "order 30"}', output: '{"ok": true}', mocked: true }, `${FSI}بحث${PDI} {"q": "order 30"}`]);
     // A Latin name, an input with a Hebrew key: isolated by its first strong character, report.html drew it {"x 30":"שם"}.
-    expect(surfaces('find_order', { שם: 'x 30' })).toEqual([`\`find_order ${LRI}{"שם": "x 30"}${PDI}\``, { tool: 'find_order', input: `${LRI}{"שם": "x 30"}${PDI}`, output: '{"ok": true}', mocked: true }, `find_order ${LRI}{"שם": "x 30"}${PDI}`]);
+    expect(surfaces('find_order', { שם: 'x 30' })).toEqual([`\`find_order ${LRI}{"${FSI}שם${PDI}": "x 30"}${PDI}\``, { tool: 'find_order', input: `${LRI}{"${FSI}שם${PDI}": "x 30"}${PDI}`, output: '{"ok": true}', mocked: true }, `find_order ${LRI}{"${FSI}שם${PDI}": "x 30"}${PDI}`]);
     // Both right-to-left: each apart.
-    expect(surfaces('بحث', { اسم: 'x' })[0]).toBe(`\`${FSI}بحث${PDI} ${LRI}{"اسم": "x"}${PDI}\``);
+    expect(surfaces('بحث', { اسم: 'x' })[0]).toBe(`\`${FSI}بحث${PDI} ${LRI}{"${FSI}اسم${PDI}": "x"}${PDI}\``);
   });
 
   it('leaves a report with no right-to-left text as it was, with no isolate in it', () => {
@@ -242,7 +244,7 @@ describe('right-to-left text on the terminal', () => {
     const plain = toolCall('find_order', { id: '1' }, { ok: true });
     const r = run([fixture('begun', { errored: true, verdict: null, reply: null, error: 'stream cut', toolCalls: [call, plain] })]);
     const line = renderTerminal(r, { color: false }).split('\n').find((l) => l.includes('find_order'));
-    expect(line).toContain(`: find_order ${LRI}{"city": "تل أبيب", "n": 3, "note": "שלום"}${PDI}, find_order {"id": "1"}`);
+    expect(line).toContain(`: find_order ${LRI}{"city": "${FSI}تل أبيب${PDI}", "n": 3, "note": "${FSI}שלום${PDI}"}${PDI}, find_order {"id": "1"}`);
     expect([line, RTL.test(outsideIsolates(line ?? ''))]).toEqual([line, false]);
   });
 
@@ -252,7 +254,8 @@ describe('right-to-left text on the terminal', () => {
     const whole = renderTerminal(r, { color: false }).split('\n').find((l) => l.includes('find_order')) ?? '';
     // Every width that cuts the line inside the call's isolate, down to one that keeps little of it.
     const start = whole.indexOf(LRI);
-    const end = whole.indexOf(PDI);
+    // The PDI that closes the JSON's isolate, after those of its strings (every cut in a string closes both).
+    const end = whole.indexOf(`}${PDI}`) + 1;
     expect([start > 0, end > start]).toEqual([true, true]);
     for (let width = start + 4; width <= end + 1; width++) {
       const line = renderTerminal(r, { color: false, width }).split('\n').find((l) => l.includes('begun before')) ?? '';
@@ -260,7 +263,43 @@ describe('right-to-left text on the terminal', () => {
       expect(line.endsWith(`${PDI}…`), `width ${width}: ${line}`).toBe(true);
       // Nothing right-to-left, the "…" included, outside an isolate; none left open.
       expect(RTL.test(outsideIsolates(line)), `width ${width}`).toBe(false);
-      expect(line.split(LRI).length, `width ${width}`).toBe(line.split(PDI).length);
+      expect(line.split(/[\u2066-\u2068]/).length, `width ${width}`).toBe(line.split(PDI).length);
     }
+  });
+});
+
+describe("a number after right-to-left text in a tool call's JSON", () => {
+  const data = (html: string): Array<Record<string, unknown>> => JSON.parse(/id="ar-data">([^]*?)<\/script>/.exec(html)?.[1] ?? '').items;
+  /** A begun call as the comment's code span, report.html's data, the terminal's line, a script's transcript block and its checks table show it. */
+  const surfaces = (tool: string, input: ToolCall['input']): string[] => {
+    const r = run([fixture('begun', { errored: true, verdict: null, reply: null, error: 'stream cut', toolCalls: [toolCall(tool, input, { ok: true })] })]);
+    const comment = /tool calls begun[^\n]*/i.exec(renderComment(r, ctx))?.[0] ?? '';
+    const html = (data(renderHtml(r))[0]?.toolCalls as Array<{ tool: string; input: string }>)[0];
+    const terminal = renderTerminal(r, { color: false }).split('\n').find((l) => l.includes('begun before')) ?? '';
+    const scripted = persona('calls', { verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'still_failing' }, turns: [{ ...refundTurns()[1]!, toolCalls: [toolCall(tool, input, { ok: true })] }] });
+    const lines = renderComment(run([], { personas: [scripted] }), ctx).split('\n');
+    const checked = persona('p', { verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'still_failing' }, checks: [check.toolCalled(tool, input, [], null)] });
+    const row = renderComment(run([], { personas: [checked] }), ctx).split('\n').find((l) => l.startsWith('| ❌ tool called')) ?? '';
+    return [comment.slice(comment.indexOf('`')), `${html?.tool} ${html?.input}`, terminal.slice(terminal.indexOf(': ') + 2), lines[lines.indexOf('Tool calls (1):') + 3] ?? '', row.split(' | ')[1] ?? ''];
+  };
+
+  it('isolates each string with right-to-left text inside the JSON\'s left-to-right isolate, so its numbers and punctuation keep their places on every surface', () => {
+    // In one isolate, the 3 after the Hebrew key was the key's: drawn {"3 :"נמצא}.
+    const key = `${LRI}{"${FSI}נמצא${PDI}": 3}${PDI}`;
+    expect(surfaces('find', { נמצא: 3 })).toEqual([`\`find ${key}\``, `find ${key}`, `find ${key}`, `find ${key} → {"ok": true}`, `\`find\` ${LRI}\`{"${FSI}נמצא${PDI}": 3}\`${PDI} (subset)`]);
+    // An array: its 12 was drawn left of שלום, inside the bracket: ["12 ,"שלום].
+    const list = `${LRI}["${FSI}שלום${PDI}", 12]${PDI}`;
+    expect(surfaces('list', ['שלום', 12]).slice(0, 4)).toEqual([`\`list ${list}\``, `list ${list}`, `list ${list}`, `list ${list} → {"ok": true}`]);
+    // A value's own number stays in its string, drawn as the string's text draws it; an Arabic name isolated apart.
+    const value = `${LRI}{"q": "${FSI}طلب 30${PDI}"}${PDI}`;
+    expect(surfaces('find', { q: 'طلب 30' })[0]).toBe(`\`find ${value}\``);
+    expect(surfaces('بحث', { q: 'طلب 30' }).slice(0, 4)).toEqual([`\`${FSI}بحث${PDI} ${value}\``, `${FSI}بحث${PDI} ${value}`, `${FSI}بحث${PDI} ${value}`, `${FSI}بحث${PDI} ${value} → {"ok": true}`]);
+  });
+
+  it('keeps a string\'s escapes whole inside its isolate, a string cut open isolated before its "…", and JSON with no right-to-left text as it was', () => {
+    expect(isolatedJson('{"q": "a\\"ב\\\\", "n": 1}')).toBe(`${LRI}{"q": "${FSI}a\\"ב\\\\${PDI}", "n": 1}${PDI}`);
+    expect(isolatedJson('{"q": "طلب 30…')).toBe(`${LRI}{"q": "${FSI}طلب 30${PDI}…${PDI}`);
+    for (const plain of ['{"q": "a\\"b", "n": 1}', '["x", 12]', '{"q": "order…']) expect(isolatedJson(plain)).toBe(plain);
+    expect(surfaces('find', { q: 'x', n: 3 })).toEqual(['`find {"q": "x", "n": 3}`', 'find {"q": "x", "n": 3}', 'find {"q": "x", "n": 3}', 'find {"q": "x", "n": 3} → {"ok": true}', '`find` `{"q": "x", "n": 3}` (subset)']);
   });
 });

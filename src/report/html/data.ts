@@ -22,7 +22,7 @@ import { reuseWords } from '../../evaluate/reuse.js';
 import { changesOf } from '../../evaluate/changes.js';
 import { editedSinceBaseline, sameRoute } from '../../evaluate/drift.js';
 import { faultLine, simulationFacts, SOURCE_WORDS } from '../simulation.js';
-import { capitalized, hasRightToLeft, thousands, turnWords } from '../../words.js';
+import { capitalized, hasRightToLeft, isolatedJson, thousands, turnWords } from '../../words.js';
 import { judgeAcrossAttempts } from '../../evaluate/judge-flip.js';
 
 /** Any text in the data is clipped to this many characters (a note says so). */
@@ -655,8 +655,9 @@ export function scriptJson(value: unknown): string {
     if (typeof v === 'string') {
       const s = stripControl(v);
       if (!hasRightToLeft(s) || writtenText(key) || asWritten.has(this)) return s;
-      // A call's name by its first strong character, its input and output, JSON, left to right (words.ts isolatedCall).
-      return calls.has(this) ? `${key === 'tool' ? '\u2068' : '\u2066'}${s}\u2069` : isolatedLines(s);
+      // A call's name by its first strong character, its input and output, JSON, left to right, each string with right-to-left text apart (words.ts isolatedCall).
+      if (!calls.has(this)) return isolatedLines(s);
+      return key === 'tool' ? `\u2068${s}\u2069` : isolatedJson(s);
     }
     if (typeof v === 'object' && (key === 'diff' || key === 'unsent' || asWritten.has(this))) asWritten.add(v as object);
     if (typeof v === 'object' && (key === 'toolCalls' || (calls.has(this) && Array.isArray(this)))) calls.add(v as object);
