@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-V7TPX3AX.js";import"./chunk-7DFUAWQ3.js";import"./chunk-KIVY6CHI.js";import"./chunk-YE2K7GAM.js";import"./chunk-UXJ25HBI.js";import"./chunk-2RHLR225.js";import"./chunk-3Q2EM4YM.js";import"./chunk-DJAH3NKT.js";import"./chunk-QM5LHI6K.js";import"./chunk-U2YBARZ6.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};
