@@ -121,6 +121,13 @@ describe("right-to-left text in a script's section of the comment", () => {
     // Unisolated, the Arabic name and the Hebrew key were one right-to-left run: drawn {12 :"מזהה"} بحث, its braces turned.
     expect(block).toEqual([`${FSI}بحث${PDI} ${LRI}{"${FSI}מזהה${PDI}": 12}${PDI} → ${LRI}{"x": "${FSI}שלום${PDI}"}${PDI}`, 'find_order {"id": "1"} → {"ok": true}']);
   });
+  it("isolates a turn's off-track JSON values left to right, as JSON is written, and its text values by their first strong character", () => {
+    const offTrack = [{ x: 'שם' }, ['שלום', 12], 'מחוץ למסלול'];
+    const scripted = persona('off', { verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'still_failing' }, turns: [{ ...refundTurns()[1]!, offTrack }] });
+    const line = renderComment(run([], { personas: [scripted] }), ctx).split('\n').find((l) => l.includes('off-track ')) ?? '';
+    // By its first strong character (U+2068), the Hebrew value drew the object {"x" :"שם"}: the JSON is left to right, each string isolated inside.
+    expect(line).toContain(`off-track ${LRI}\`{"x": "${FSI}שם${PDI}"}\`${PDI}, ${LRI}\`["${FSI}שלום${PDI}", 12]\`${PDI}, ${FSI}\`מחוץ למסלול\`${PDI}`);
+  });
   it("isolates a script's expected and called tool input in the comment's checks table left to right, as JSON is written", () => {
     const checked = persona('p', { verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'still_failing' }, checks: [check.toolCalled('find_order', { שם: 'x 30' }, [{ turn: 2, input: { שם: 'x 30' } }], null)] });
     const row = renderComment(run([], { personas: [checked] }), ctx).split('\n').find((l) => l.startsWith('| ❌ tool called')) ?? '';
