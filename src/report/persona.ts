@@ -519,7 +519,8 @@ function agentLine(t: Turn): string {
   const parts = [`**${turnName(t.index)} · Agent**`, routeBadge(t.route)];
   if (t.outcome !== null) parts.push(`outcome ${codeSpan(clip(t.outcome, LIMITS.label))}`);
   if (t.offTrack.length > 0) {
-    const shown = t.offTrack.slice(0, 3).map((o) => codeSpan(clip(typeof o === 'string' ? o : jsonText(o), CELL.json)));
+    // A string is text; any other value is JSON as the record holds it, left to right (codeSpan json).
+    const shown = t.offTrack.slice(0, 3).map((o) => (typeof o === 'string' ? codeSpan(clip(o, CELL.json)) : codeSpan(clip(jsonText(o), CELL.json), { json: true })));
     parts.push(`off-track ${shown.join(', ')}${t.offTrack.length > 3 ? ` and ${thousands(t.offTrack.length - 3)} more` : ''}`);
   }
   return parts.join(' · ');

@@ -41,22 +41,60 @@ function openAtEnd(text: string, open: boolean): boolean {
   return state;
 }
 
+/** The isolates' characters of ours (docs/meaning.md, "Right-to-left text"): LRI, RLI, FSI open one, PDI closes it. */
+const ISOLATE = /[\u2066-\u2069]/;
+const PDI = '\u2069';
+
+function isIsolateOpen(ch: string): boolean {
+  return ch === '\u2066' || ch === '\u2067' || ch === '\u2068';
+}
+
+/** The isolates open after `text`, outermost first, from those open before it. */
+function isolatesAtEnd(text: string, open: string): string {
+  let stack = open;
+  for (const ch of text) {
+    if (isIsolateOpen(ch)) stack += ch;
+    else if (ch === PDI) stack = stack.slice(0, -1);
+  }
+  return stack;
+}
+
+/** The deepest nesting of isolates in `text`: the most closing characters a wrapped line of it can need. */
+function isolateDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  for (const ch of text) {
+    if (isIsolateOpen(ch)) deepest = Math.max(deepest, ++depth);
+    else if (ch === PDI) depth = Math.max(0, depth - 1);
+  }
+  return deepest;
+}
+
 /**
  * Wraps one line to `width` units. `first` prefixes the first line, `next` every continuation
  * line (the continuation mark is added after it). A marked span cut by a wrap is closed at the end
- * of the line and reopened on the next, so every line reads on its own.
+ * of the line and reopened on the next, so every line reads on its own; so are the right-to-left
+ * isolates a wrap cuts (a tool call's JSON in a script's transcript): each line closes those it
+ * left open and the next reopens them, the same characters, so each line is drawn as the whole
+ * was (a continuation without its isolate was drawn by its own first strong character). A line
+ * with no isolate is wrapped as before.
  */
 export function wrapLine(text: string, width = CODE_WIDTH, first = '', next = ''): string[] {
   const lines: string[] = [];
   let rest = text;
   let prefix = first;
   let open = false;
+  // Room for the closing characters of the deepest isolates, when the line has any.
+  const depth = ISOLATE.test(text) ? isolateDepth(text) : 0;
+  let isolates = '';
   for (;;) {
-    const reopen = open ? MARK_OPEN : '';
+    const reopen = `${open ? MARK_OPEN : ''}${isolates}`;
     // Room for the prefix, a reopened mark and a closing mark at the end.
-    const room = Math.max(8, width - prefix.length - reopen.length - 1);
-    const cut = cutAt(rest, room);
-    const part = rest.slice(0, cut);
+    const room = Math.max(8, width - prefix.length - reopen.length - 1 - depth);
+    let cut = cutAt(rest, room);
+    // An isolate opened at the cut opens on the next line, not empty at this one's end.
+    if (depth > 0) while (cut > 1 && cut < rest.length && isIsolateOpen(rest[cut - 1] as string)) cut--;
+    let part = rest.slice(0, cut);
     rest = rest.slice(cut);
     const stillOpen = openAtEnd(part, open);
     const body = `${reopen}${part}`;
@@ -64,7 +102,23 @@ export function wrapLine(text: string, width = CODE_WIDTH, first = '', next = ''
       lines.push(`${prefix}${body}`.replace(/\s+$/, ''));
       return lines;
     }
-    lines.push(`${prefix}${body.replace(/ +$/, '')}${stillOpen ? MARK_CLOSE : ''}`);
+    const trimmed = body.replace(/ +$/, '');
+    // Isolates that close right at the cut close on this line, not reopened empty on the next.
+    if (depth > 0) {
+      let closing = '';
+      while (rest.startsWith(PDI) && isolatesAtEnd(part + closing, isolates) !== '') {
+        closing += PDI;
+        rest = rest.slice(1);
+      }
+      if (rest === '') {
+        lines.push(`${prefix}${trimmed}${closing}`);
+        return lines;
+      }
+      part += closing;
+      const left = isolatesAtEnd(part, isolates);
+      lines.push(`${prefix}${trimmed}${closing}${stillOpen ? MARK_CLOSE : ''}${PDI.repeat(left.length)}`);
+      isolates = left;
+    } else lines.push(`${prefix}${trimmed}${stillOpen ? MARK_CLOSE : ''}`);
     open = stillOpen;
     prefix = `${next}${CONTINUATION}`;
     // A mark that closes right at the cut needs no reopening.

@@ -121,6 +121,31 @@ describe("right-to-left text in a script's section of the comment", () => {
     // Unisolated, the Arabic name and the Hebrew key were one right-to-left run: drawn {12 :"מזהה"} بحث, its braces turned.
     expect(block).toEqual([`${FSI}بحث${PDI} ${LRI}{"${FSI}מזהה${PDI}": 12}${PDI} → ${LRI}{"x": "${FSI}שלום${PDI}"}${PDI}`, 'find_order {"id": "1"} → {"ok": true}']);
   });
+  it("closes the isolates a wrap cuts in a script's transcript block at the line's end and reopens them on the next, so each line is drawn as the whole was", () => {
+    const words = 'שלום עולם '.repeat(12).trim();
+    const calls = [toolCall('find_order', { q: words, n: 3 }, { ok: true })];
+    const scripted = persona('calls', { verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'still_failing' }, turns: [{ ...refundTurns()[1]!, toolCalls: calls }] });
+    const lines = renderComment(run([], { personas: [scripted] }), ctx).split('\n');
+    const block = lines.slice(lines.indexOf('Tool calls (1):') + 3, lines.indexOf('Tool calls (1):') + 5);
+    const cut = 'שלום עולם '.repeat(7) + 'שלום';
+    // The continuation had no isolate: drawn by its own first strong character, its quotes, braces and "→ {...}" reversed.
+    expect(block).toEqual([
+      `find_order ${LRI}{"q": "${FSI}${cut}${PDI}${PDI}`,
+      `↪ ${LRI}${FSI}${words.slice(cut.length + 1)}${PDI}", "n": 3}${PDI} → {"ok": true}`,
+    ]);
+    // A block with no isolate is wrapped as before.
+    const plain = persona('plain', { verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'still_failing' }, turns: [{ ...refundTurns()[1]!, toolCalls: [toolCall('find_order', { q: 'word '.repeat(30).trim() }, { ok: true })] }] });
+    const plainLines = renderComment(run([], { personas: [plain] }), ctx).split('\n');
+    const at = plainLines.indexOf('Tool calls (1):');
+    expect(plainLines.slice(at + 3, at + 5)).toEqual([`find_order {"q": "${'word '.repeat(16).trim()}`, `↪ ${'word '.repeat(13)}word"} → {"ok": true}`]);
+  });
+  it("isolates a turn's off-track JSON values left to right, as JSON is written, and its text values by their first strong character", () => {
+    const offTrack = [{ x: 'שם' }, ['שלום', 12], 'מחוץ למסלול'];
+    const scripted = persona('off', { verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'still_failing' }, turns: [{ ...refundTurns()[1]!, offTrack }] });
+    const line = renderComment(run([], { personas: [scripted] }), ctx).split('\n').find((l) => l.includes('off-track ')) ?? '';
+    // By its first strong character (U+2068), the Hebrew value drew the object {"x" :"שם"}: the JSON is left to right, each string isolated inside.
+    expect(line).toContain(`off-track ${LRI}\`{"x": "${FSI}שם${PDI}"}\`${PDI}, ${LRI}\`["${FSI}שלום${PDI}", 12]\`${PDI}, ${FSI}\`מחוץ למסלול\`${PDI}`);
+  });
   it("isolates a script's expected and called tool input in the comment's checks table left to right, as JSON is written", () => {
     const checked = persona('p', { verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'still_failing' }, checks: [check.toolCalled('find_order', { שם: 'x 30' }, [{ turn: 2, input: { שם: 'x 30' } }], null)] });
     const row = renderComment(run([], { personas: [checked] }), ctx).split('\n').find((l) => l.startsWith('| ❌ tool called')) ?? '';

@@ -126,6 +126,15 @@ describe('diffText: the ```diff block', () => {
     expect(text).toContain('⟦banana⟧');
   });
 
+  it('closes the isolates a wrap cuts and reopens them on the next line, nested ones too, within the width', () => {
+    const [L, F, P] = ['\u2066', '\u2068', '\u2069'];
+    const text = `${L}${F}${'ש'.repeat(100)}${P}${P} tail`;
+    const lines = wrapBlock(text).split('\n');
+    // Isolates that close right at the cut close on its line: none is reopened empty.
+    expect(lines).toEqual([`${L}${F}${'ש'.repeat(95)}${P}${P}`, `${CONTINUATION}${L}${F}${'ש'.repeat(5)}${P}${P} tail`]);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(CODE_WIDTH);
+    expect(wrapBlock(`${L}${F}${'ש'.repeat(95)}${P}${P} tail ${'x'.repeat(20)}`).split('\n')).toEqual([`${L}${F}${'ש'.repeat(95)}${P}${P}`, `${CONTINUATION} tail ${'x'.repeat(20)}`]);
+  });
   it('names the invisible characters of a changed word: a zero-width space is never an empty mark', () => {
     expect(diffText('Hello world.', 'Hello\u200b world.')).toBe(['- Hello world.', '+ Hello⟦⟨U+200B⟩⟧ world.'].join('\n'));
     // A bidi control, which escaping drops, is named before it can be dropped.
