@@ -333,6 +333,37 @@ describe('a "-" with nothing after it, its text or keys no deeper than it', () =
     ]);
   });
 
+  it('moves the item\'s keys to its column, keeps a line under a key in its place, and the fixed text loads', () => {
+    // The fix applied as written: line N as it "reads", and the lines it names moved right.
+    const applied = (text: string, fix: string): string => {
+      const lines = text.split('\n');
+      const reads = /so that line (\d+) reads\n {4}(.*)/.exec(fix);
+      if (reads !== null) lines[Number(reads[1]) - 1] = reads[2] as string;
+      const move = /and move (.*) right by (\d+) spaces? too/.exec(fix);
+      for (const run of move === null ? [] : (move[1] as string).split(/, | and /)) {
+        const [a, b = a] = (/(\d+)(?: to (\d+))?/.exec(run) as RegExpExecArray).slice(1, 3).filter((x) => x !== undefined).map(Number);
+        for (let k = a as number; k <= (b as number); k += 1) lines[k - 1] = ' '.repeat(Number(move?.[2])) + (lines[k - 1] as string);
+      }
+      return lines.join('\n');
+    };
+    const cases: [string, string][] = [
+      // The later lines already at the item's column: only the first moves.
+      ['fixtures:\n  - label: shipping\n    message: How long does shipping take?\n  -\n  label: hours\n    message: When are you open?\n    assert: { contains: "9:00" }\n', '        label: hours'],
+      // Keys at the first's column move, the mapping under `assert:` with its key, one already at the item's column stays.
+      ['fixtures:\n  -\n  label: hours\n  assert:\n    contains: "9:00"\n    notContains: closed\n  message: When are you open?\n', '        label: hours\n  and move lines 4 to 7 right by 2 spaces too'],
+      ['fixtures:\n  -\n  label: hours\n    message: hi\n  assert:\n    contains: x\n', '        label: hours\n  and move lines 5 to 6 right by 2 spaces too'],
+    ];
+    for (const [text, end] of cases) {
+      const r = readYaml('f.yml', text);
+      expect(r.errors).toHaveLength(1);
+      const fix = r.errors[0]?.fix as string;
+      expect(fix.slice(fix.indexOf(' reads\n') + 7)).toBe(end);
+      const fixed = readYaml('f.yml', applied(text, fix));
+      expect(fixed.errors).toEqual([]);
+      expect((fixed.data as { fixtures: unknown[] }).fixtures).toHaveLength(text.startsWith('fixtures:\n  - label') ? 2 : 1);
+    }
+  });
+
   it('is said alike of a "- |" whose text is no deeper than the "-", once, not also as a key whose ":" is left out', () => {
     expect(said('label: a\nopening: hi\nfollowUps:\n  - |\n  Where is my order?\n  still waiting\nexpect:\n  reply: [{ contains: x }]\n')).toEqual([
       '5:3: invalid YAML: line 5, the text of the | block of the "-" on line 4, is indented by 2 spaces, no deeper than the "-", so YAML reads the block as empty and cannot read line 5 as part of it\n  fix: indent the block\'s text deeper than the "-": by 4 spaces, so that line 5 reads\n        Where is my order?\n  and move line 6 right by 2 spaces too',
