@@ -317,6 +317,15 @@ describe('commas outside [ ] or { }', () => {
   });
 });
 
+describe('a key with no ":" after it', () => {
+  it('is said once, when the next line has none either, or is under it with none', () => {
+    const first = (text: string): string[] => said(text).map((s) => s.split('\n')[0] as string);
+    expect(first('label: a\nmessage hi\nassert x\n')).toEqual(['2:1: invalid YAML: line 2 has no ":" after its key "message", so YAML cannot read "hi" as its value']);
+    expect(first('fixtures:\n  - label: a\n    message hi\n    assert x\n')).toEqual(['3:5: invalid YAML: line 3 has no ":" after its key "message", so YAML cannot read "hi" as its value']);
+    expect(first('label: a\nassert\n  contains x\n')).toEqual(['2:1: invalid YAML: line 2 has no ":" after its key "assert", so YAML cannot read the lines indented under it as its value']);
+  });
+});
+
 describe('a "-" with nothing after it, its text or keys no deeper than it', () => {
   it('is one error in our words, at the text, not also the parser\'s "All mapping items must start at the same column"', () => {
     expect(said('label: a\nopening: hi\nfollowUps:\n  -\n Where is my order?\nexpect:\n  reply: [{ contains: x }]\n')).toEqual([

@@ -1649,6 +1649,10 @@ function movedKeySlip(src: SourceFile, offset: number, keyLine: number, lead: nu
 /** Syntax problems reported by the YAML parser, one issue each (escapes refused on one line: one issue). */
 export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   const out: ConfigIssue[] = [];
+  // An issue the parser's words lead to twice (`message hi`, then `assert x`: the ':' left out, said at both): said once.
+  const say = (issue: ConfigIssue): void => {
+    if (!out.some((o) => o.file === issue.file && o.line === issue.line && o.column === issue.column && o.message === issue.message)) out.push(issue);
+  };
   // A list item indented under the item above is one slip, said once at its "-", whatever the
   // parser says about it and its next lines (nestedItems).
   const errors = src.syntaxErrors();
@@ -1827,7 +1831,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     if (err.code === 'BLOCK_AS_IMPLICIT_KEY' || err.code === 'BLOCK_IN_FLOW') {
       const colon = colonInValue(src, err, err.code === 'BLOCK_IN_FLOW');
       if (colon !== null) {
-        out.push(colon);
+        say(colon);
         continue;
       }
     }
@@ -1896,7 +1900,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     } else if (err.code === 'MISSING_CHAR' && /^Implicit map keys need to be followed by map values/.test(err.message)) {
       const noSpace = missingSpace(src, pos.line ?? 0, pos.line ?? -1) ?? missingColon(src, pos.line);
       if (noSpace !== null) {
-        out.push(noSpace);
+        say(noSpace);
         continue;
       }
     } else if (err.code === 'BAD_INDENT' && /^All mapping items must start at the same column/.test(err.message)) {
@@ -1931,7 +1935,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       out.push(issue);
       continue;
     }
-    out.push({ file: src.file, line: pos.line, column: pos.column, message, fix });
+    say({ file: src.file, line: pos.line, column: pos.column, message, fix });
   }
   return followOnsLeftOut(out);
 }
