@@ -317,6 +317,15 @@ describe('commas outside [ ] or { }', () => {
   });
 });
 
+describe('a key with no ":" after it', () => {
+  it('is said once, when the next line has none either, or is under it with none', () => {
+    const first = (text: string): string[] => said(text).map((s) => s.split('\n')[0] as string);
+    expect(first('label: a\nmessage hi\nassert x\n')).toEqual(['2:1: invalid YAML: line 2 has no ":" after its key "message", so YAML cannot read "hi" as its value']);
+    expect(first('fixtures:\n  - label: a\n    message hi\n    assert x\n')).toEqual(['3:5: invalid YAML: line 3 has no ":" after its key "message", so YAML cannot read "hi" as its value']);
+    expect(first('label: a\nassert\n  contains x\n')).toEqual(['2:1: invalid YAML: line 2 has no ":" after its key "assert", so YAML cannot read the lines indented under it as its value']);
+  });
+});
+
 describe('a "-" with nothing after it, its text or keys no deeper than it', () => {
   it('is one error in our words, at the text, not also the parser\'s "All mapping items must start at the same column"', () => {
     expect(said('label: a\nopening: hi\nfollowUps:\n  -\n Where is my order?\nexpect:\n  reply: [{ contains: x }]\n')).toEqual([
@@ -331,6 +340,37 @@ describe('a "-" with nothing after it, its text or keys no deeper than it', () =
     expect(said('label: a\nopening: hi\nfollowUps:\n  - # the second\n\n Where is my order?\n It was due Monday.\n')).toEqual([
       '6:2: invalid YAML: the "-" on line 4 has nothing after it, and line 6 under it is indented by 1 space, no deeper than the "-", so YAML reads the item as empty and cannot read line 6 as part of it\n  fix: indent the item\'s lines deeper than the "-": by 4 spaces, so that line 6 reads\n        Where is my order?\n  and move line 7 right by 3 spaces too',
     ]);
+  });
+
+  it('moves the item\'s keys to its column, keeps a line under a key in its place, and the fixed text loads', () => {
+    // The fix applied as written: line N as it "reads", and the lines it names moved right.
+    const applied = (text: string, fix: string): string => {
+      const lines = text.split('\n');
+      const reads = /so that line (\d+) reads\n {4}(.*)/.exec(fix);
+      if (reads !== null) lines[Number(reads[1]) - 1] = reads[2] as string;
+      const move = /and move (.*) right by (\d+) spaces? too/.exec(fix);
+      for (const run of move === null ? [] : (move[1] as string).split(/, | and /)) {
+        const [a, b = a] = (/(\d+)(?: to (\d+))?/.exec(run) as RegExpExecArray).slice(1, 3).filter((x) => x !== undefined).map(Number);
+        for (let k = a as number; k <= (b as number); k += 1) lines[k - 1] = ' '.repeat(Number(move?.[2])) + (lines[k - 1] as string);
+      }
+      return lines.join('\n');
+    };
+    const cases: [string, string][] = [
+      // The later lines already at the item's column: only the first moves.
+      ['fixtures:\n  - label: shipping\n    message: How long does shipping take?\n  -\n  label: hours\n    message: When are you open?\n    assert: { contains: "9:00" }\n', '        label: hours'],
+      // Keys at the first's column move, the mapping under `assert:` with its key, one already at the item's column stays.
+      ['fixtures:\n  -\n  label: hours\n  assert:\n    contains: "9:00"\n    notContains: closed\n  message: When are you open?\n', '        label: hours\n  and move lines 4 to 7 right by 2 spaces too'],
+      ['fixtures:\n  -\n  label: hours\n    message: hi\n  assert:\n    contains: x\n', '        label: hours\n  and move lines 5 to 6 right by 2 spaces too'],
+    ];
+    for (const [text, end] of cases) {
+      const r = readYaml('f.yml', text);
+      expect(r.errors).toHaveLength(1);
+      const fix = r.errors[0]?.fix as string;
+      expect(fix.slice(fix.indexOf(' reads\n') + 7)).toBe(end);
+      const fixed = readYaml('f.yml', applied(text, fix));
+      expect(fixed.errors).toEqual([]);
+      expect((fixed.data as { fixtures: unknown[] }).fixtures).toHaveLength(text.startsWith('fixtures:\n  - label') ? 2 : 1);
+    }
   });
 
   it('is said alike of a "- |" whose text is no deeper than the "-", once, not also as a key whose ":" is left out', () => {

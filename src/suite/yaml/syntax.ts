@@ -1375,11 +1375,11 @@ function emptyDashItem(src: SourceFile, n: number): EmptyDashItem | null {
   while (last <= lines.length && isBlank(lines[last - 1] as string)) last += 1;
   if (!ITEM_LINE.test(lines[last - 1] ?? '')) last = to;
   const deep = d + 2;
-  const next = [];
-  for (let k = first + 1; k <= to; k += 1) next.push(k);
-  const moved = alsoMoved(next.length > 1 ? [next[0] as number, next[next.length - 1] as number] : next, deep - at, 'right');
   // `- |`: the block's text goes under it, never on the "-" line.
   const block = dash[2];
+  const next = [];
+  for (let k = first + 1; k <= to; k += 1) next.push(k);
+  const moved = block === undefined ? keysMoved(lines, first, to, at, deep) : alsoMoved(next.length > 1 ? [next[0] as number, next[next.length - 1] as number] : next, deep - at, 'right');
   const alone = to === first && block === undefined ? `\n  or write it after the "-", so that line ${String(from)} reads\n    ${' '.repeat(d)}- ${text.trimStart()}` : '';
   const indented = at === 0 ? 'no spaces' : plural(at, 'space', 'spaces');
   return {
@@ -1396,6 +1396,44 @@ function emptyDashItem(src: SourceFile, n: number): EmptyDashItem | null {
       fix: `indent ${block === undefined ? "the item's lines" : "the block's text"} deeper than the "-": by ${plural(deep, 'space', 'spaces')}, so that line ${String(first)} reads\n    ${' '.repeat(deep)}${text.trimStart()}${moved}${alone}`,
     },
   };
+}
+
+/** A key with nothing after its `:` but a block's `|` or `>` or a comment: its value is on the lines under it. */
+const KEY_OPEN = /:[ \t]*(?:[|>][-+0-9]*)?[ \t]*(?:#.*)?$/;
+
+/**
+ * The item's lines after its first (`first`, at `at`) up to `to`, which move with it to `deep`: a
+ * key at the first's column moves there, one already there stays, and a line under a key (deeper
+ * than it, as the mapping of an `assert:`) keeps its place relative to its key. Every line that
+ * moves, moves by deep - at: the fix's last line naming them, '' when none.
+ */
+function keysMoved(lines: readonly string[], first: number, to: number, at: number, deep: number): string {
+  const moving: number[] = [];
+  let key = at;
+  let shift = deep - at;
+  let open = KEY_OPEN.test(lines[first - 1] as string);
+  for (let k = first + 1; k <= to; k += 1) {
+    const line = lines[k - 1] as string;
+    if (isBlank(line)) continue;
+    const indent = (/^ */.exec(line)?.[0] ?? '').length;
+    // A key of the item: at the first line's column, or at the item's, and not under a key whose value is below it.
+    if ((indent === at || indent === deep) && !(open && indent > key)) {
+      key = indent;
+      shift = deep - indent;
+      open = KEY_OPEN.test(line);
+    }
+    if (shift !== 0) moving.push(k);
+  }
+  if (moving.length === 0) return '';
+  const runs: string[] = [];
+  for (let i = 0; i < moving.length; ) {
+    let j = i;
+    while (j + 1 < moving.length && (moving[j + 1] as number) === (moving[j] as number) + 1) j += 1;
+    runs.push(i === j ? `line ${String(moving[i])}` : `lines ${String(moving[i])} to ${String(moving[j])}`);
+    i = j + 1;
+  }
+  const named = runs.length === 1 ? runs[0] : `${runs.slice(0, -1).join(', ')} and ${runs[runs.length - 1] as string}`;
+  return `\n  and move ${named as string} right by ${plural(deep - at, 'space', 'spaces')} too`;
 }
 
 /** A key and its value (or a list item's `- ` and its value): the text before the value, the value, and a comment after it. */
@@ -1611,6 +1649,10 @@ function movedKeySlip(src: SourceFile, offset: number, keyLine: number, lead: nu
 /** Syntax problems reported by the YAML parser, one issue each (escapes refused on one line: one issue). */
 export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   const out: ConfigIssue[] = [];
+  // An issue the parser's words lead to twice (`message hi`, then `assert x`: the ':' left out, said at both): said once.
+  const say = (issue: ConfigIssue): void => {
+    if (!out.some((o) => o.file === issue.file && o.line === issue.line && o.column === issue.column && o.message === issue.message)) out.push(issue);
+  };
   // A list item indented under the item above is one slip, said once at its "-", whatever the
   // parser says about it and its next lines (nestedItems).
   const errors = src.syntaxErrors();
@@ -1789,7 +1831,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     if (err.code === 'BLOCK_AS_IMPLICIT_KEY' || err.code === 'BLOCK_IN_FLOW') {
       const colon = colonInValue(src, err, err.code === 'BLOCK_IN_FLOW');
       if (colon !== null) {
-        out.push(colon);
+        say(colon);
         continue;
       }
     }
@@ -1858,7 +1900,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     } else if (err.code === 'MISSING_CHAR' && /^Implicit map keys need to be followed by map values/.test(err.message)) {
       const noSpace = missingSpace(src, pos.line ?? 0, pos.line ?? -1) ?? missingColon(src, pos.line);
       if (noSpace !== null) {
-        out.push(noSpace);
+        say(noSpace);
         continue;
       }
     } else if (err.code === 'BAD_INDENT' && /^All mapping items must start at the same column/.test(err.message)) {
@@ -1893,7 +1935,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       out.push(issue);
       continue;
     }
-    out.push({ file: src.file, line: pos.line, column: pos.column, message, fix });
+    say({ file: src.file, line: pos.line, column: pos.column, message, fix });
   }
   return followOnsLeftOut(out);
 }
