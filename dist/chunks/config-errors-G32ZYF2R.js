@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderConfigErrors,terminalIssue}from"./chunk-RPZIWFV3.js";import"./chunk-FC2KAZA4.js";import"./chunk-AKY4BXZL.js";import"./chunk-2DFERB76.js";import"./chunk-XTXG2XTY.js";import"./chunk-36M2YGDX.js";import"./chunk-5SSJFMLC.js";import"./chunk-3Q2EM4YM.js";import"./chunk-PIUMCYXZ.js";import"./chunk-QM5LHI6K.js";import"./chunk-MVXKZE7T.js";import"./chunk-6BPKDHAS.js";export{renderConfigErrors,terminalIssue};
