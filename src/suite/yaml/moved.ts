@@ -8,7 +8,11 @@ import { plural, shownJson } from '../../words.js';
 /** A fix's last line naming the item's next lines (1-based, in order) to move as its "-" does; '' when none. */
 export function alsoMoved(next: readonly number[], shift: number, way: 'left' | 'right' = 'left'): string {
   if (next.length === 0) return '';
-  const named = next.length === 1 ? `line ${String(next[0])}` : `lines ${String(next[0])} to ${String(next[next.length - 1])}`;
+  return movedLines(next.length === 1 ? `line ${String(next[0])}` : `lines ${String(next[0])} to ${String(next[next.length - 1])}`, shift, way);
+}
+
+/** A fix's last line moving the lines `named` ("line 6", "lines 4 to 7, line 9") by `shift` spaces. */
+export function movedLines(named: string, shift: number, way: 'left' | 'right'): string {
   return `\n  and move ${named} ${way} by ${plural(shift, 'space', 'spaces')} too`;
 }
 

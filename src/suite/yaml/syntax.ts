@@ -7,7 +7,7 @@ import { documentSource, type Position, type SourceFile, type YamlSyntaxError } 
 import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, scanFlow, unclosedFlow, withoutStrayCloser, type FlowIndentSlip, type FlowSlip } from './flow.js';
 import { splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
 
-import { alsoMoved, blockTextWords } from './moved.js';
+import { alsoMoved, blockTextWords, movedLines } from './moved.js';
 import { DUPLICATE_KEY_MESSAGE, onlyDuplicateKeys, SYNTAX_FIX } from './syntax-kinds.js';
 
 export { onlyDuplicateKeys, SYNTAX_FIX };
@@ -1433,7 +1433,7 @@ function keysMoved(lines: readonly string[], first: number, to: number, at: numb
     i = j + 1;
   }
   const named = runs.length === 1 ? runs[0] : `${runs.slice(0, -1).join(', ')} and ${runs[runs.length - 1] as string}`;
-  return `\n  and move ${named as string} right by ${plural(deep - at, 'space', 'spaces')} too`;
+  return movedLines(named as string, deep - at, 'right');
 }
 
 /** A key and its value (or a list item's `- ` and its value): the text before the value, the value, and a comment after it. */
