@@ -5,6 +5,12 @@
 // and run as a plain child process (not the CLI): it makes objects that survive in one synchronous
 // stretch, says the replay starts, then makes more a little at a time, one event-loop turn each, as
 // a replay does.
+// Node 24's V8 may also shrink the young generation on its own (during the load, or after a full
+// collection in the replay, then grow it back) and reports a few pages above its size for a moment
+// while a scavenge runs (8.25-11 MB seen): so the probe samples the size at every turn, and the test
+// asserts what the tuning decides (no growth in the load; YOUNG_BYTES reached, the next doubling
+// never), not one reading at the end. Without the stop the replay reaches 32 MB on Node 20, 64 MB on
+// Node 24.
 
 import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -19,6 +25,7 @@ import { tuneRuntime, YOUNG_BYTES } from ${JSON.stringify(resolve('src/runtime.t
 import { replayStarts } from ${JSON.stringify(resolve('src/replay/starts.ts'))};
 const young = () => getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
 const kept = [];
+const seen = [];
 // About 1 KB that survives.
 const keep = (n) => { for (let i = 0; i < n; i++) kept.push(new Array(126).fill(i)); };
 // Garbage first: the young generation's second half is in use from its first collection on.
@@ -31,8 +38,9 @@ replayStarts.publish(1);
 for (let turn = 0; turn < 64; turn++) {
   keep(512);
   await new Promise((r) => setImmediate(r));
+  seen.push(young());
 }
-out.afterReplay = young();
+out.replayMax = Math.max(...seen);
 out.kept = kept.length;
 console.log(JSON.stringify(out));
 `;
@@ -55,11 +63,12 @@ beforeAll(async () => {
 
 it('keeps the start size through a synchronous load and grows to YOUNG_BYTES, no further, during the replay', async () => {
   const { stdout } = await promisify(execFile)(process.execPath, [probe], { encoding: 'utf8' });
-  const out = JSON.parse(stdout) as { youngBytes: number; atStart: number; afterLoad: number; afterReplay: number; kept: number };
+  const out = JSON.parse(stdout) as { youngBytes: number; atStart: number; afterLoad: number; replayMax: number; kept: number };
   expect(out.kept).toBe(24 * 1024 + 64 * 512);
   // A plain node start leaves the young generation below the replay's size, or this test shows nothing.
   expect(out.atStart).toBeLessThan(out.youngBytes);
   // 24 MB that survive, in one stretch: left alone, V8 would have grown it several times over.
-  expect(out.afterLoad).toBe(out.atStart);
-  expect(out.afterReplay).toBe(out.youngBytes);
+  expect(out.afterLoad).toBeLessThanOrEqual(out.atStart);
+  expect(out.replayMax).toBeGreaterThanOrEqual(out.youngBytes);
+  expect(out.replayMax).toBeLessThan(2 * out.youngBytes);
 });
