@@ -3,7 +3,7 @@
 // a text on a terminal's line (terminalLine: a path a message names, whatever layer writes it); a
 // value quoted as JSON inside a message (shownJson); the head of a text cut by length, whole characters (headOf).
 // Pure; written once here so the layers cannot drift apart on how a count reads.
-import { unicodePattern } from './patterns.js';
+import { onFirstUse, unicodePattern } from './patterns.js';
 
 /** "1234567" -> "1,234,567": a comma between groups of three digits of an integer written in digits. */
 export function groupDigits(digits: string): string {
@@ -323,12 +323,16 @@ const ZWJ = 0x200d;
  * surrogate pair (an emoji's half is no character: written out, it is U+FFFD, or `\ud83d` in JSON),
  * nor a letter without the marks that follow it (an accent, an emoji's variation selector), which
  * would read as another character, nor an emoji sequence (a family joined by U+200D, a flag, a skin
- * tone: splitsCharacter), whose part is another emoji. Cheap: it looks only at the characters at the cut.
+ * tone), nor any other character Unicode makes of several (a Korean syllable of its letters, a
+ * Hindi conjunct: splitsCharacter), whose part is another character. Cheap: it looks only at the
+ * characters around the cut.
  */
 export function wholeEnd(text: string, end: number): number {
   const from = Math.max(0, Math.min(end, text.length));
+  if (from === 0 || from === text.length) return from;
+  const starts = characterStarts(text, from);
   let at = from;
-  while (at > 0 && at < text.length && splitsCharacter(text, at)) {
+  while (at > 0 && at < text.length && splitsCharacter(text, at, starts)) {
     at--;
     // No character is that long: a chain of joiners is no emoji, and a cut keeps most of its length.
     if (from - at > LONGEST_CHARACTER) return halfPairAt(text, from) ? from - 1 : from;
@@ -361,8 +365,10 @@ export function headOf(text: string, end: number): string {
  */
 export function tailOf(text: string, length: number): string {
   const from = Math.max(0, text.length - Math.max(0, length));
+  if (from === 0 || from === text.length) return text.slice(from);
+  const starts = characterStarts(text, from);
   let at = from;
-  while (at > 0 && at < text.length && splitsCharacter(text, at)) {
+  while (at > 0 && at < text.length && splitsCharacter(text, at, starts)) {
     at++;
     if (at - from > LONGEST_CHARACTER) return text.slice(halfPairAt(text, from) ? from + 1 : from);
   }
@@ -373,17 +379,42 @@ export function tailOf(text: string, length: number): string {
  * Would a cut of `text` at `at` (0 < at < length) part a surrogate pair, a letter from a mark after
  * it (an accent; a keycap's U+FE0F and U+20E3), or an emoji sequence: one joined by U+200D (a family,
  * a rainbow flag), an emoji from its skin tone or its tags (a subdivision's flag), a flag's two
- * regional indicators? What Intl.Segmenter would say of emoji, by a look at the units around the cut.
+ * regional indicators? By a look at the units around the cut; what is left, a Korean syllable
+ * written as its letters (U+1100...), a Hindi conjunct (क्ष), Intl.Segmenter's grapheme clusters
+ * say (`starts`), asked only beside a character of U+0300 or above.
  */
-function splitsCharacter(text: string, at: number): boolean {
-  if (halfPairAt(text, at)) return true;
+function splitsCharacter(text: string, at: number, starts: (at: number) => boolean): boolean {
   const code = text.charCodeAt(at);
-  if (code === ZWJ || text.charCodeAt(at - 1) === ZWJ) return true;
+  const before = text.charCodeAt(at - 1);
+  // Below U+0300 on both sides (ASCII, Latin letters): no two such are one character but CR LF, whose CR alone is no other character.
+  if (code < 0x300 && before < 0x300) return false;
+  if (halfPairAt(text, at)) return true;
+  if (code === ZWJ || before === ZWJ) return true;
   const point = text.codePointAt(at) ?? 0;
   // A skin tone (U+1F3FB-U+1F3FF) or a tag (U+E0020-U+E007F) belongs to the emoji before it.
   if ((point >= 0x1f3fb && point <= 0x1f3ff) || (point >= 0xe0020 && point <= 0xe007f)) return true;
+  // A flag's pair is counted from the run's start, however far back (the clusters below are a window's).
   if (isRegionalIndicator(point)) return regionalIndicatorsBefore(text, at) % 2 === 1;
-  return code >= 0x300 && MARK().test(text.slice(at, at + 2));
+  if (code >= 0x300 && MARK().test(text.slice(at, at + 2))) return true;
+  return !starts(at);
+}
+
+/** Unicode's grapheme clusters (what a reader sees as one character), built on first use: only a cut beside a character of U+0300 or above asks. */
+const GRAPHEMES = onFirstUse(() => new Intl.Segmenter('en', { granularity: 'grapheme' }));
+
+/**
+ * Whether a character (a grapheme cluster) of `text` starts at an index near `from`, a cut's place:
+ * of a window of twice LONGEST_CHARACTER on each side, so that a cut of a long text asks about a few
+ * hundred units, and a window that starts inside a character has found its way by the ones a cut
+ * walks over. The window is segmented on the first ask, once per cut.
+ */
+function characterStarts(text: string, from: number): (at: number) => boolean {
+  const lo = Math.max(0, from - 2 * LONGEST_CHARACTER);
+  let segments: Intl.Segments | undefined;
+  return (at) => {
+    segments ??= GRAPHEMES().segment(text.slice(lo, from + 2 * LONGEST_CHARACTER));
+    return segments.containing(at - lo)?.index === at - lo;
+  };
 }
 
 /** A regional indicator (U+1F1E6-U+1F1FF): two of them are a flag. */

@@ -2,7 +2,8 @@
 // beyond the BMP, at the cut is kept whole or left out, never half of it (a lone surrogate, which is
 // written as U+FFFD, or `\ud83d` in JSON); a letter is not kept without the accent that follows it,
 // nor an emoji sequence parted (a family joined by U+200D, a flag's two regional indicators, a
-// keycap, a skin tone). results.json and the comment, of a real run against a loopback agent.
+// keycap, a skin tone), nor any other grapheme cluster (a Korean syllable of its letters, a Hindi
+// conjunct). results.json and the comment, of a real run against a loopback agent.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ import { readYaml } from '../src/suite/yaml/read.js';
 import { clipAtWord, line, quote, showPattern } from '../src/assertions/format.js';
 import { describeShape } from '../src/agent/tool-calls.js';
 import { snippet } from '../src/agent/http-client.js';
-import { clip } from '../src/report/escape.js';
+import { clip, clipDetail, clipShown } from '../src/report/escape.js';
 import { oneLine } from '../src/judge/parse.js';
 import { toolNameOf } from '../src/traces/map.js';
 import { freeLabel } from '../src/suite/labels.js';
@@ -181,5 +182,36 @@ describe('an emoji sequence at the cut', () => {
     expect(markdown).toContain(cut.family);
     expect(markdown).toContain(cut.flag);
     expect(markdown).not.toMatch(/[\u200D\u{1F1E6}-\u{1F1FF}\u{1F469}]/u);
+  });
+});
+
+describe('a character Unicode makes of several letters, at the cut (Intl.Segmenter\'s grapheme clusters)', () => {
+  /** 각 written as its three letters (U+1100 U+1161 U+11A8, as macOS saves Korean names), and a Hindi conjunct, क्षि. */
+  const HANGUL = '\u1100\u1161\u11A8';
+  const CONJUNCT = '\u0915\u094D\u0937\u093F';
+  const clusters = (text: string): number[] => [...new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(text)].map((s) => s.index);
+
+  it("the comment's clip, a detail's clipDetail and the terminal's clipShown keep it whole or leave it out", () => {
+    // Was: 각 cut to ᄀ or 가 (another syllable), as a family emoji is never cut.
+    for (const seq of [HANGUL, FAMILY]) {
+      for (let cut = 1; cut < seq.length; cut++) {
+        const max = 4 + cut;
+        expect(clip(`ab ${seq} and more`, max), `${seq} cut at ${cut}`).toBe('ab …');
+        expect(clipShown(`ab ${seq} and more`, max)).toBe('ab …');
+        expect(clipDetail(`ab ${seq} and more`, max)).toBe('ab …');
+      }
+      expect(clip(`ab ${seq} and more`, 4 + seq.length)).toBe(`ab ${seq}…`);
+    }
+    // A conjunct is one character where the Unicode version Node's ICU knows says so (15.1 on): cut as it says.
+    const text = `ab ${CONJUNCT} and more`;
+    for (let max = 4; max < 4 + CONJUNCT.length; max++) {
+      const kept = clip(text, max).slice(0, -1);
+      expect(kept.length).toBe(Math.max(...clusters(text).filter((i) => i <= max - 1)));
+    }
+  });
+
+  it('tailOf starts after one the cut would start inside', () => {
+    for (let cut = 1; cut < HANGUL.length; cut++) expect(tailOf(`ab${HANGUL}cd`, 2 + HANGUL.length - cut)).toBe('cd');
+    expect(tailOf(`ab${HANGUL}cd`, 2 + HANGUL.length)).toBe(`${HANGUL}cd`);
   });
 });

@@ -607,6 +607,31 @@ describe('k/N in every report', () => {
     ]);
   });
 
+  it("report.html's attempts table pairs an attempt's turns with the shown attempt's by index: one without the welcome is told so, not its turn 1 set against the welcome", () => {
+    const base = persona('refund-chat') as ReplayedPersonaRecord;
+    const one = { errored: false, error: null, errorKind: null, unsent: [], visited: base.visited, outcome: base.outcome, checks: base.checks, durationMs: 900, verdict: 'pass' as const };
+    expect(base.turns[0]?.index).toBe(0);
+    // Attempt 2 was not greeted: turns 1 onwards, each the reply attempt 1 had (was: "turn 1", its reply set against the welcome by place).
+    const ungreeted = base.turns.filter((t) => t.index !== 0);
+    // Attempt 3 lacks turn 1 alone, its turn 2 the same: it is turn 1 it lacks, not turn 2 that differs.
+    const gapped = base.turns.filter((t) => t.index !== 1);
+    const script: PersonaRecord = {
+      ...base,
+      repeat: { count: 3, minPass: 3, passed: 3, flaky: false },
+      attempts: [
+        { ...one, turns: base.turns },
+        { ...one, turns: ungreeted },
+        { ...one, turns: gapped },
+      ],
+    };
+    const rows = (itemsData([script])[0] as PersonaData).attempts ?? [];
+    expect(rows.map((r) => [r.note ?? null, r.reply ?? null])).toEqual([
+      ['the transcript below', null],
+      ['no turn 0 (welcome)', null],
+      ['no turn 1', null],
+    ]);
+  });
+
   it('a reworded repeated item keeps its k/N, "(flaky)" and pass rate on its line (docs/fixtures.md, "Reports")', () => {
     const reworded = { value: 'reworded' as const, by: 'judge' as const, detail: 'same facts', score: 0.9 };
     const f = fixture('window', {

@@ -571,15 +571,21 @@ function shownNumber(p: PersonaRecord): number {
   return p.attempts === undefined ? 0 : p.attempts.findIndex((a) => !a.errored) + 1;
 }
 
-/** A script attempt's first reply unlike the attempt shown's, in words (the attempts table's last column). */
+/**
+ * A script attempt's first reply unlike the attempt shown's, in words (the attempts table's last
+ * column): their turns paired by index, not place, as the comment's decisiveTurn pairs them (an
+ * attempt may lack a turn the other has: no welcome, a shorter conversation).
+ */
 function unlikeShown(p: PersonaRecord, a: PersonaAttempt): Pick<AttemptData, 'note' | 'reply'> {
   const shown = shownNumber(p);
   if (p.attempts?.[shown - 1] === a) return { note: 'the transcript below' };
-  for (let i = 0; i < Math.max(a.turns.length, p.turns.length); i++) {
-    const mine = a.turns[i];
-    const theirs = p.turns[i];
+  const theirsAt = new Map(p.turns.map((t) => [t.index, t]));
+  const mineAt = new Map(a.turns.map((t) => [t.index, t]));
+  for (const index of [...new Set([...theirsAt.keys(), ...mineAt.keys()])].sort((x, y) => x - y)) {
+    const mine = mineAt.get(index);
+    const theirs = theirsAt.get(index);
     if (mine !== undefined && theirs !== undefined && mine.reply === theirs.reply) continue;
-    return mine === undefined ? { note: `no ${turnWords(theirs?.index ?? i)}` } : { note: turnWords(mine.index), reply: text(mine.reply) };
+    return mine === undefined ? { note: `no ${turnWords(index)}` } : { note: turnWords(index), reply: text(mine.reply) };
   }
   return { note: `the same replies as attempt ${shown}'s` };
 }
