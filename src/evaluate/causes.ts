@@ -350,7 +350,8 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     // A certificate Node refused: the message says what is wrong and the fix (src/http/tls.ts).
     const tls = /the agent's TLS certificate is refused, after [^:]+: (.+?) \(([A-Z_]+)\); (.+)$/.exec(text);
     if (tls) {
-      return { key: `tls:${tls[2] ?? ''}:${url}`, what: `the TLS certificate of ${at(endpoint)} is refused: ${tls[1] ?? ''} (${tls[2] ?? ''})`, hint: tls[3] ?? null };
+      // Its fix is the one the message gives, in the key as in the fix: a record that gives another for the same code is told its own.
+      return { key: `tls:${tls[2] ?? ''}:${url}\n${tls[3] ?? ''}`, what: `the TLS certificate of ${at(endpoint)} is refused: ${tls[1] ?? ''} (${tls[2] ?? ''})`, hint: tls[3] ?? null };
     }
     // An https:// URL to a server that speaks plain HTTP there (src/http/tls.ts): up, and the fix is the scheme.
     const plain = /the agent answered without TLS, after [^(]+\(([A-Z_]+)\)/.exec(text);
@@ -847,7 +848,8 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
   const [first, ...others] = kinds;
   // Only members cut at their token limit (and requests agent-replay could not make): their cause, not "answered without a score".
   if (first === undefined && panel.cut > 0) {
-    return alone({ key: 'judge:cut', what: `the judge's answer was cut at its token limit (panel: ${panel.cut} of ${panel.size} members)`, hint: PANEL_CUT_HINT });
+    // Its fix names the members' models, a single judge's judge.model: a cause of its own (judgeCause).
+    return alone({ key: 'judge:cut:panel', what: `the judge's answer was cut at its token limit (panel: ${panel.cut} of ${panel.size} members)`, hint: PANEL_CUT_HINT });
   }
   return others.reduce(
     (cause, kind) => withMembersFix(cause, `panel-${kind.cause.key.replace(/^judge:/, '')}`, cause.what, kind.members, kind.cause.hint ?? settingsFix(JUDGE_SETTINGS)),
@@ -1030,7 +1032,8 @@ function panelCounts(reason: string, kind?: string): PanelCounts | null {
  */
 function withPanelCut(cause: JudgeCause, reason: string): JudgeCause {
   const cut = panelCounts(reason)?.cut ?? 0;
-  if (cut === 0 || cause.key === 'judge:cut') return cause;
+  // A panel whose members without a score were all cut (and requests not made) has the limit's fix already (panelCause).
+  if (cut === 0 || cause.key === 'judge:cut:panel' || cause.key.startsWith('judge:cut:panel:')) return cause;
   return withMembersFix(cause, 'panel-cut', cause.what, { n: cut, words: 'cut at the token limit' }, PANEL_CUT_HINT);
 }
 
@@ -1114,8 +1117,9 @@ function notEvaluatedCause(detail: string, spansCame: boolean, answered: ModelsA
   // Exports the receiver refused: the agent's endpoint or protocol is wrong (docs/traces.md, "When spans do not arrive").
   const refused = spans ? /: none came to \S+, and \d[\d,]* exports? came (?:to (\S+) instead|as .+?) \(refused, (404|415)\); (set OTEL_EXPORTER_OTLP_.*?)(?= \(mocked mode: |$)/.exec(detail) : null;
   if (spans && refused) {
+    // Its fix names the receiver's address (a merge's shards each had their own): in the key as in the fix.
     return {
-      key: `traces:refused:${refused[2] ?? ''}`,
+      key: `traces:refused:${refused[2] ?? ''}\n${refused[3] ?? ''}`,
       what: refused[1] !== undefined ? `no spans arrived within ${spans[1] ?? ''}: the agent exported them to ${refused[1]}, not /v1/traces` : `no spans arrived within ${spans[1] ?? ''}: the agent exported them in an encoding the receiver does not read`,
       hint: `${refused[3] ?? ''} (${docsUrl('traces.md', 'Receive: an OTLP/HTTP receiver')})`,
     };
@@ -1139,8 +1143,9 @@ function notEvaluatedCause(detail: string, spansCame: boolean, answered: ModelsA
   // A trace store had nothing (query mode): there is no receiver to point the agent at.
   const store = spans ? /^(?:turn \d+: )?no spans for trace [0-9a-f]{32} within [^:]+? at (.+?): does the agent export to this store/.exec(detail) : null;
   if (spans && store) {
+    // A store's fix, not a receiver's: a cause of its own.
     return {
-      key: 'traces:no-spans',
+      key: 'traces:no-spans:store',
       what: `no spans arrived within ${spans[1] ?? ''} at ${store[1] ?? ''}`,
       hint: `check that the agent exports its spans to this store (traces.query.url names it), or raise traces.waitMs for the store to index them (${docsUrl('traces.md', 'When spans do not arrive')})`,
     };
