@@ -193,7 +193,8 @@ function redirectCause(key: string, what: string, redirect: string | null, prote
     };
   }
   const fix = 'redirects are not followed (a message is never sent on to another address): set agent-url (agent.url) to';
-  return { key, what: `${what} to ${redirect}`, hint: `${fix} that address`, apart: `${fix} the address each item's line names` };
+  // Apart from a redirect that names no address, whose item's line names none for the fix to send the user to.
+  return { key: `${key}:to`, what: `${what} to ${redirect}`, hint: `${fix} that address`, apart: `${fix} the address each item's line names` };
 }
 
 /**

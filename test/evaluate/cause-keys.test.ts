@@ -66,6 +66,16 @@ describe("a group's fix reads only what its key holds", () => {
     ]);
   });
 
+  it('redirects with an address and without one: each its fix, never "the address each item\'s line names" of an item whose line names none', () => {
+    const to = (label: string, where: string | null): FixtureRecord =>
+      errored(label, 'http', `message turn: agent returned HTTP 308 after 1 attempt${where === null ? '' : ` (redirects to ${where})`}: moved`);
+    // One group, "HTTP 308 from ...", whose fix sent b's line, which names no address, to the address it names.
+    expect(groups([to('a', 'https://eu.example.com/api/chat'), to('b', null), to('c', 'https://us.example.com/api/chat')], URL_)).toEqual([
+      [`HTTP 308 from ${URL_}`, "redirects are not followed (a message is never sent on to another address): set agent-url (agent.url) to the address each item's line names", ['a', 'c']],
+      [`HTTP 308 from ${URL_}`, 'the URL redirects, and redirects are not followed: set agent-url (agent.url) to the address it redirects to', ['b']],
+    ]);
+  });
+
   it("a protected preview: each protection's own fix, in a group of its own", () => {
     const refused = (label: string, by: string): FixtureRecord => errored(label, 'http', `message turn: agent returned HTTP 401 after 1 attempt (protected by ${by}): an HTML page titled "Sign in"`);
     // One group under Vercel's bypass header, said of the preview behind basic auth too.
