@@ -209,3 +209,25 @@ describe("a judge's answer cut at its token limit", () => {
     expect(hint).toMatch(/; for the 1 judge call failed: agent-replay could not make the request/);
   });
 });
+
+describe('a group whose items\' words share none', () => {
+  it("a proxy whose host did not resolve and one not reached otherwise: the group says what both are, each item's line its own", () => {
+    const down = (label: string, words: string): FixtureRecord =>
+      errored(label, 'network', `message turn: could not reach the proxy http://proxy.corp:3128 (HTTPS_PROXY) after 1 attempt: ${words}; check HTTPS_PROXY, or NO_PROXY for hosts to reach directly`);
+    const items = [down('a', 'the host name proxy.corp did not resolve (ENOTFOUND)'), down('b', 'no route to the host 10.0.0.1:3128 (EHOSTUNREACH)')];
+    // It said a's "the host of the proxy ... did not resolve" of b too, whose host resolved.
+    expect(groups(items, URL_).map(([what, , labels]) => [what, labels])).toEqual([[`could not reach the proxy http://proxy.corp:3128 (HTTPS_PROXY), on the way to ${URL_}`, ['a', 'b']]]);
+    resetLines();
+    const terminal = renderTerminal(run(items, { agent: { host: 'preview-42.example.com', endpoint: URL_ } }), { color: false });
+    expect(terminal).not.toContain('the host of the proxy http://proxy.corp:3128 (HTTPS_PROXY) did not resolve');
+    // Each item's line says its own.
+    expect(terminal).toContain('the host name proxy.corp did not resolve (ENOTFOUND)');
+    expect(terminal).toContain('no route to the host 10.0.0.1:3128 (EHOSTUNREACH)');
+  });
+
+  it("an error no cause names, whose items' messages share no word: the group says their kind", () => {
+    const own = (label: string, error: string): FixtureRecord => errored(label, 'agent_error', error);
+    // Their key leaves the numbers out ("# of # tools failed"), and the group said a's "2 of 3 tools failed" of b too.
+    expect(groups([own('a', '2 of 3 tools failed: lookup_order'), own('b', '3 of 3 tools failed: refund')], URL_).map(([what, , labels]) => [what, labels])).toEqual([['agent error', ['a', 'b']]]);
+  });
+});
