@@ -5,7 +5,7 @@
 // attempts are left aside (five 404 pages differ only in a request id). Each cause names what was
 // observed and the setting to check. Pure: data in, data out.
 
-import type { Check } from '../types.js';
+import type { Check, ErrorKind, PersonaErrorKind } from '../types.js';
 import { CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
 import { tlsAlert, tlsAlertFix, tlsAlertText } from '../tls-alert.js';
 import { proxyCertificateFix, tlsProblem } from '../tls-certificate.js';
@@ -90,7 +90,32 @@ export interface Cause {
    * says "to that address". Absent when the hint holds either way.
    */
   apart?: string;
+  /**
+   * What the item's words say in general, for a group whose items' words share none (causeGroups):
+   * "could not reach the proxy ..." of a proxy whose host did not resolve. Absent: the item's kind
+   * (an errored item's ERROR_KIND_WORDS, else "not evaluated").
+   */
+  kind?: string;
 }
+
+/**
+ * An errored item's kind in words, where a viewer shows it before the error (JUnit's `type`,
+ * "timeout: message turn: no answer ..."), an errored attempt's on a repeated item's attempts
+ * line (src/report/item-parts.ts, attemptsHead), and a cause group's whose items' words share none
+ * (causeGroups); the kind as recorded is results.json's `errorKind`.
+ */
+export const ERROR_KIND_WORDS: Record<ErrorKind | PersonaErrorKind, string> = {
+  http: 'HTTP error',
+  timeout: 'timeout',
+  network: 'network error',
+  invalid_json: 'not JSON',
+  ended_in_welcome: 'ended in the welcome turn',
+  missing_reply: 'no reply',
+  agent_error: 'agent error',
+  internal: 'errored',
+  invalid_response: 'invalid response',
+  unmocked_tool: 'unmocked tool',
+};
 
 export interface CauseGroup extends Cause {
   /** The items of this cause, in run order. */
@@ -193,7 +218,8 @@ function redirectCause(key: string, what: string, redirect: string | null, prote
     };
   }
   const fix = 'redirects are not followed (a message is never sent on to another address): set agent-url (agent.url) to';
-  return { key, what: `${what} to ${redirect}`, hint: `${fix} that address`, apart: `${fix} the address each item's line names` };
+  // Apart from a redirect that names no address, whose item's line names none for the fix to send the user to.
+  return { key: `${key}:to`, what: `${what} to ${redirect}`, hint: `${fix} that address`, apart: `${fix} the address each item's line names` };
 }
 
 /**
@@ -202,9 +228,11 @@ function redirectCause(key: string, what: string, redirect: string | null, prote
  */
 function proxyDownCause(proxy: string, variable: string, text: string, toward: string, key: string): Cause {
   const fix = `check ${variable}, or NO_PROXY for hosts to reach directly (${docsUrl('configuration.md', 'Behind a proxy')})`;
-  if (/ECONNREFUSED|connection refused/.test(text)) return { key, what: `connection refused at the proxy ${proxy} (${variable}), ${toward}`, hint: `nothing listens there: ${fix}` };
-  if (/ENOTFOUND|EAI_AGAIN|host not found|host name lookup failed/.test(text)) return { key, what: `the host of the proxy ${proxy} (${variable}) did not resolve, ${toward}`, hint: fix };
-  return { key, what: `could not reach the proxy ${proxy} (${variable}), ${toward}`, hint: fix };
+  const kind = `could not reach the proxy ${proxy} (${variable}), ${toward}`;
+  if (/ECONNREFUSED|connection refused/.test(text)) return { key, what: `connection refused at the proxy ${proxy} (${variable}), ${toward}`, hint: `nothing listens there: ${fix}`, kind };
+  // Its fix is that of a proxy not reached otherwise, and so is its group: said as that when both are in it (Cause.kind).
+  if (/ENOTFOUND|EAI_AGAIN|host not found|host name lookup failed/.test(text)) return { key, what: `the host of the proxy ${proxy} (${variable}) did not resolve, ${toward}`, hint: fix, kind };
+  return { key, what: kind, hint: fix, kind };
 }
 
 /**
@@ -350,7 +378,8 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     // A certificate Node refused: the message says what is wrong and the fix (src/http/tls.ts).
     const tls = /the agent's TLS certificate is refused, after [^:]+: (.+?) \(([A-Z_]+)\); (.+)$/.exec(text);
     if (tls) {
-      return { key: `tls:${tls[2] ?? ''}:${url}`, what: `the TLS certificate of ${at(endpoint)} is refused: ${tls[1] ?? ''} (${tls[2] ?? ''})`, hint: tls[3] ?? null };
+      // Its fix is the one the message gives, in the key as in the fix: a record that gives another for the same code is told its own.
+      return { key: `tls:${tls[2] ?? ''}:${url}\n${tls[3] ?? ''}`, what: `the TLS certificate of ${at(endpoint)} is refused: ${tls[1] ?? ''} (${tls[2] ?? ''})`, hint: tls[3] ?? null };
     }
     // An https:// URL to a server that speaks plain HTTP there (src/http/tls.ts): up, and the fix is the scheme.
     const plain = /the agent answered without TLS, after [^(]+\(([A-Z_]+)\)/.exec(text);
@@ -847,7 +876,8 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
   const [first, ...others] = kinds;
   // Only members cut at their token limit (and requests agent-replay could not make): their cause, not "answered without a score".
   if (first === undefined && panel.cut > 0) {
-    return alone({ key: 'judge:cut', what: `the judge's answer was cut at its token limit (panel: ${panel.cut} of ${panel.size} members)`, hint: PANEL_CUT_HINT });
+    // Its fix names the members' models, a single judge's judge.model: a cause of its own (judgeCause).
+    return alone({ key: 'judge:cut:panel', what: `the judge's answer was cut at its token limit (panel: ${panel.cut} of ${panel.size} members)`, hint: PANEL_CUT_HINT });
   }
   return others.reduce(
     (cause, kind) => withMembersFix(cause, `panel-${kind.cause.key.replace(/^judge:/, '')}`, cause.what, kind.members, kind.cause.hint ?? settingsFix(JUDGE_SETTINGS)),
@@ -1030,7 +1060,8 @@ function panelCounts(reason: string, kind?: string): PanelCounts | null {
  */
 function withPanelCut(cause: JudgeCause, reason: string): JudgeCause {
   const cut = panelCounts(reason)?.cut ?? 0;
-  if (cut === 0 || cause.key === 'judge:cut') return cause;
+  // A panel whose members without a score were all cut (and requests not made) has the limit's fix already (panelCause).
+  if (cut === 0 || cause.key === 'judge:cut:panel' || cause.key.startsWith('judge:cut:panel:')) return cause;
   return withMembersFix(cause, 'panel-cut', cause.what, { n: cut, words: 'cut at the token limit' }, PANEL_CUT_HINT);
 }
 
@@ -1114,8 +1145,9 @@ function notEvaluatedCause(detail: string, spansCame: boolean, answered: ModelsA
   // Exports the receiver refused: the agent's endpoint or protocol is wrong (docs/traces.md, "When spans do not arrive").
   const refused = spans ? /: none came to \S+, and \d[\d,]* exports? came (?:to (\S+) instead|as .+?) \(refused, (404|415)\); (set OTEL_EXPORTER_OTLP_.*?)(?= \(mocked mode: |$)/.exec(detail) : null;
   if (spans && refused) {
+    // Its fix names the receiver's address (a merge's shards each had their own): in the key as in the fix.
     return {
-      key: `traces:refused:${refused[2] ?? ''}`,
+      key: `traces:refused:${refused[2] ?? ''}\n${refused[3] ?? ''}`,
       what: refused[1] !== undefined ? `no spans arrived within ${spans[1] ?? ''}: the agent exported them to ${refused[1]}, not /v1/traces` : `no spans arrived within ${spans[1] ?? ''}: the agent exported them in an encoding the receiver does not read`,
       hint: `${refused[3] ?? ''} (${docsUrl('traces.md', 'Receive: an OTLP/HTTP receiver')})`,
     };
@@ -1139,8 +1171,9 @@ function notEvaluatedCause(detail: string, spansCame: boolean, answered: ModelsA
   // A trace store had nothing (query mode): there is no receiver to point the agent at.
   const store = spans ? /^(?:turn \d+: )?no spans for trace [0-9a-f]{32} within [^:]+? at (.+?): does the agent export to this store/.exec(detail) : null;
   if (spans && store) {
+    // A store's fix, not a receiver's: a cause of its own.
     return {
-      key: 'traces:no-spans',
+      key: 'traces:no-spans:store',
       what: `no spans arrived within ${spans[1] ?? ''} at ${store[1] ?? ''}`,
       hint: `check that the agent exports its spans to this store (traces.query.url names it), or raise traces.waitMs for the store to index them (${docsUrl('traces.md', 'When spans do not arrive')})`,
     };
@@ -1166,7 +1199,7 @@ function notEvaluatedCause(detail: string, spansCame: boolean, answered: ModelsA
     return { key: 'judge:none', what: 'no judge configured', hint: `add a judge section to ${file} (judge assertions and criteria need one)` };
   }
   const judge = judgeCheckCause(detail, answered.judge ? 'run' : null, file);
-  if (judge !== null) return { key: judge.key, what: judge.what, hint: judge.hint, ...(judge.apart === undefined ? {} : { apart: judge.apart }) };
+  if (judge !== null) return { key: judge.key, what: judge.what, hint: judge.hint, ...(judge.apart === undefined ? {} : { apart: judge.apart }), ...(judge.kind === undefined ? {} : { kind: judge.kind }) };
   // A simulated user's simulator could not play the user (docs/personas.md, "Simulated users").
   // "simulator gave no usable answer": something answered at its address, not in a form read (since 2026-12-06; "simulator unreachable" before).
   // A simulated script's turn its baseline could not replay, with no model to write it: a setting to add, none to check.
@@ -1369,6 +1402,8 @@ export function causeGroups(items: readonly CauseItem[], endpoint: string | null
   const worded = new Map<CauseGroup, Set<string>>();
   // A group's fix for when its words are its items' shared ones (Cause.apart).
   const apartOf = new Map<CauseGroup, string>();
+  // What its items' words say in general (Cause.kind), each once, and whether they errored: said when their words share none.
+  const kinds = new Map<CauseGroup, { said: Set<string>; errored: boolean }>();
   // Read over every item, and only once an item has a cause: a verified run (every item has a pass
   // or fail verdict, causeOf's null) reads none of it (docs/performance.md).
   let evidence: RunEvidence | null = null;
@@ -1377,22 +1412,27 @@ export function causeGroups(items: readonly CauseItem[], endpoint: string | null
     evidence ??= runEvidence(items);
     const cause = causeOf(item, endpoint, evidence.answered, evidence.spansCame, evidence.models, file);
     if (cause === null) continue;
+    const kind = cause.kind ?? (item.errored ? (ERROR_KIND_WORDS[item.errorKind as ErrorKind] ?? 'errored') : 'not evaluated');
     let group = groups.get(cause.key);
     if (group) {
+      kinds.get(group)?.said.add(kind);
       group.labels.push(item.label);
       if (cause.what !== group.what || worded.has(group)) worded.set(group, (worded.get(group) ?? new Set([group.what])).add(cause.what));
       // A fix worded by its item (a panel's count of members): the group's says what holds for all.
       else if (cause.hint !== group.hint) worded.set(group, new Set([group.what]));
     } else {
-      const { apart, ...said } = cause;
+      const { apart, kind: _kind, ...said } = cause;
       groups.set(cause.key, (group = { ...said, labels: [item.label] }));
       if (apart !== undefined) apartOf.set(group, apart);
+      kinds.set(group, { said: new Set([kind]), errored: item.errored });
     }
     of.set(item, group);
   }
   // The group says what all its items share, and a fix true of that; each item's line says its own (docs/troubleshooting.md, "Not evaluated").
+  // Words that share none (a proxy's host that did not resolve, and one not reached otherwise): what their kinds share, else that they errored or were not evaluated.
   for (const [group, whats] of worded) {
-    group.what = sharedWhat([...whats]);
+    const kind = kinds.get(group);
+    group.what = sharedWhat([...whats]) ?? sharedWhat([...(kind?.said ?? [])]) ?? (kind?.errored === false ? 'not evaluated' : 'errored');
     group.hint = apartOf.get(group) ?? group.hint;
   }
   return { groups: [...groups.values()].sort((a, b) => b.labels.length - a.labels.length), of };
@@ -1403,9 +1443,9 @@ export function causeGroups(items: readonly CauseItem[], endpoint: string | null
  * from the judge within 30,000 ms` and `... 60,000 ms`, `connection refused at 127.0.0.1:9` and
  * `... :11434`, `(2 attempts)` and `(3 attempts)`): their words up to the first that differs, not
  * inside a parenthesis or a quote left open there, without a trailing "within", "at", "after" and
- * the like: `no answer from the judge`. The first's words when they share none.
+ * the like: `no answer from the judge`. Null when they share none.
  */
-function sharedWhat(whats: readonly string[]): string {
+function sharedWhat(whats: readonly string[]): string | null {
   const [first = '', ...others] = whats;
   let shared = first;
   for (const other of others) {
@@ -1428,7 +1468,7 @@ function sharedWhat(whats: readonly string[]): string {
   }
   if (opened.length > 0) shared = shared.slice(0, opened[0]);
   shared = shared.replace(SHARED_TAIL, '');
-  return shared === '' ? first : shared;
+  return shared === '' ? null : shared;
 }
 
 /** Does a word of `text` end at `at`: its end, a space, or a clause's mark before a space ("ms," in "ms, given up"). */

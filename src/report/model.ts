@@ -5,7 +5,7 @@
 // headline lists the non-zero section counts in that order, so they add up to the total.
 
 import { JUDGE_PROVIDERS } from '../types.js';
-import type { DriftVerdict, ErrorKind, Estimate, FailOnCondition, FixtureRecord, PersonaErrorKind, ItemStats, PersonaRecord, RemovedBaseline, RunRecord, Tallies, Tier } from '../types.js';
+import type { DriftVerdict, Estimate, FailOnCondition, FixtureRecord, ItemStats, PersonaRecord, RemovedBaseline, RunRecord, Tallies, Tier } from '../types.js';
 import { causeLine, changesOf, isReworded, decideAcceptance, decidePersonaAcceptance, isScript, asAccepted, offenderText, tallyOf, verificationGrouped, type CauseGroup, type Change, type GateResult, type ItemKind, type Verification } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
 import { runRateParts, runRateSaysSomething, tierCountsText, tierWords, tooFewOfRun, type RunRateParts, type TooFew } from './rates.js';
@@ -465,23 +465,8 @@ export const DRIFT_WORDS: Record<DriftVerdict, string> = {
   not_evaluated: 'drift unknown',
 };
 
-/**
- * An errored item's kind in words, where a viewer shows it before the error (JUnit's `type`,
- * "timeout: message turn: no answer ..."), and an errored attempt's on a repeated item's attempts
- * line (item-parts.ts attemptsHead); the kind as recorded is results.json's `errorKind`.
- */
-export const ERROR_KIND_WORDS: Record<ErrorKind | PersonaErrorKind, string> = {
-  http: 'HTTP error',
-  timeout: 'timeout',
-  network: 'network error',
-  invalid_json: 'not JSON',
-  ended_in_welcome: 'ended in the welcome turn',
-  missing_reply: 'no reply',
-  agent_error: 'agent error',
-  internal: 'errored',
-  invalid_response: 'invalid response',
-  unmocked_tool: 'unmocked tool',
-};
+// An errored item's kind in words (src/evaluate/causes.ts, where a cause group whose items' words share none says it).
+export { ERROR_KIND_WORDS } from '../evaluate/index.js';
 
 /** "pass (probe)", "fail", "not evaluated", "errored"; a repeated item adds its k/N: "pass 2/3 (flaky)". */
 export function verdictWords(f: Item): string {

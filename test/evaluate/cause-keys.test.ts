@@ -6,6 +6,7 @@ import { groupCauses } from '../../src/evaluate/index.js';
 import { renderComment, renderTerminal } from '../../src/report/index.js';
 import type { FixtureRecord } from '../../src/types.js';
 import { ctx, fixture, resetLines, run } from '../report/fixtures.js';
+import { noSpansCause } from '../../src/traces/index.js';
 
 const URL_ = 'https://preview-42.example.com/api/chat';
 const LOCAL = 'http://localhost:3000/api/chat';
@@ -62,6 +63,16 @@ describe("a group's fix reads only what its key holds", () => {
     // One address: named on the group's line, and "that address" is it.
     expect(groups([to('a', 'https://eu.example.com/api/chat'), to('b', 'https://eu.example.com/api/chat')], URL_)).toEqual([
       [`HTTP 308 from ${URL_} to https://eu.example.com/api/chat`, 'redirects are not followed (a message is never sent on to another address): set agent-url (agent.url) to that address', ['a', 'b']],
+    ]);
+  });
+
+  it('redirects with an address and without one: each its fix, never "the address each item\'s line names" of an item whose line names none', () => {
+    const to = (label: string, where: string | null): FixtureRecord =>
+      errored(label, 'http', `message turn: agent returned HTTP 308 after 1 attempt${where === null ? '' : ` (redirects to ${where})`}: moved`);
+    // One group, "HTTP 308 from ...", whose fix sent b's line, which names no address, to the address it names.
+    expect(groups([to('a', 'https://eu.example.com/api/chat'), to('b', null), to('c', 'https://us.example.com/api/chat')], URL_)).toEqual([
+      [`HTTP 308 from ${URL_}`, "redirects are not followed (a message is never sent on to another address): set agent-url (agent.url) to the address each item's line names", ['a', 'c']],
+      [`HTTP 308 from ${URL_}`, 'the URL redirects, and redirects are not followed: set agent-url (agent.url) to the address it redirects to', ['b']],
     ]);
   });
 
@@ -137,5 +148,86 @@ describe("a fix that counts a panel's members", () => {
     expect(groups([one, two], URL_)).toEqual([
       ['judge unreachable: HTTP 503', expect.stringMatching(/^the judge's endpoint failed: see its status or log, and run it again; for those that answered without a usable score: use a judge model /), ['a', 'b']],
     ]);
+  });
+});
+
+describe("a group's fix reads only what its key holds: traces and certificates", () => {
+  const notEvaluated = (label: string, detail: string): FixtureRecord => fixture(label, { verdict: 'not_evaluated', detail });
+  const ID = '72e05b7f160dab098f269aaf477e8d24';
+
+  it("exports refused at two receivers (a merge's shards): each item's fix names its own receiver", () => {
+    const refused = (label: string, port: number): FixtureRecord =>
+      notEvaluated(label, noSpansCause(ID, { endpoint: `http://127.0.0.1:${port}/v1/traces`, receiving: true, waitMs: 5000 }, 0, { count: 1, path: '/v1/traces/v1/traces', contentType: null }));
+    // One group under the first item's fix: "set OTEL_EXPORTER_OTLP_ENDPOINT to http://127.0.0.1:4318" said of the item whose receiver was at 4319 too.
+    expect(groups([refused('a', 4318), refused('b', 4319), refused('c', 4318)], URL_).map(([, hint, labels]) => [hint?.replace(/ \(the SDK adds.*$/, ''), labels])).toEqual([
+      ['set OTEL_EXPORTER_OTLP_ENDPOINT to http://127.0.0.1:4318', ['a', 'c']],
+      ['set OTEL_EXPORTER_OTLP_ENDPOINT to http://127.0.0.1:4319', ['b']],
+    ]);
+  });
+
+  it("no spans from a trace store and from the receiver: each its fix", () => {
+    const store = notEvaluated('a', noSpansCause(ID, { endpoint: 'tempo at https://tempo.example.com', receiving: false, waitMs: 5000 }));
+    const received = notEvaluated('b', noSpansCause(ID, { endpoint: 'http://127.0.0.1:4318/v1/traces', receiving: true, waitMs: 5000 }));
+    // One group, "no spans arrived within 5 s", under the store's fix for the receiver's item too.
+    expect(groups([store, received], URL_).map(([what, hint, labels]) => [what, hint?.replace(/ \(.*$/, ''), labels])).toEqual([
+      ['no spans arrived within 5 s at tempo at https://tempo.example.com', 'check that the agent exports its spans to this store', ['a']],
+      ['no spans arrived within 5 s', "point the agent's OTEL_EXPORTER_OTLP_ENDPOINT at the receiver", ['b']],
+    ]);
+  });
+
+  it("a certificate refused whose messages give different fixes for one code: each item's own", () => {
+    const refused = (label: string, fix: string): FixtureRecord =>
+      errored(label, 'network', `message turn: the agent's TLS certificate is refused, after 1 attempt: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT); ${fix}`);
+    const own = "point NODE_EXTRA_CA_CERTS at that CA's certificate (a PEM file) in the environment agent-replay runs in";
+    // A record written elsewhere (another shard's tool, an edit) with its own fix: it got the first item's.
+    expect(groups([refused('a', own), refused('b', 'ask the platform team for the internal CA')], URL_).map(([, hint, labels]) => [hint, labels])).toEqual([
+      [own, ['a']],
+      ['ask the platform team for the internal CA', ['b']],
+    ]);
+  });
+});
+
+describe("a judge's answer cut at its token limit", () => {
+  const notEvaluated = (label: string, detail: string): FixtureRecord => fixture(label, { verdict: 'not_evaluated', detail });
+  const cut = 'the answer was cut at the model\'s token limit (finish_reason "length") before it ended: nothing in it is read';
+
+  it("a single judge's and a panel's whose members were all cut: each its fix, in a group of its own", () => {
+    const single = notEvaluated('a', `judge gave no usable answer: ${cut}`);
+    const panel = notEvaluated('b', `judge gave no usable answer: panel: 2 of 3 members gave no usable score (2 usable needed): m0: ${cut}; m1: ${cut}`);
+    // One group under the first item's fix: "judge.model" said of the panel, whose members' models are judge.panel's.
+    expect(groups([single, panel], URL_).map(([what, hint, labels]) => [what, /of judge\.model at its endpoint/.test(hint ?? ''), /of those members' models/.test(hint ?? ''), labels])).toEqual([
+      ["the judge's answer was cut at its token limit", true, false, ['a']],
+      ["the judge's answer was cut at its token limit (panel: 2 of 3 members)", false, true, ['b']],
+    ]);
+  });
+
+  it('a panel whose members were cut, and one whose judge call failed: the limit\'s fix once', () => {
+    const panel = notEvaluated('a', `judge gave no usable answer: panel: 3 of 3 members gave no usable score (2 usable needed; 2 gave no usable answer, 1 judge call failed): m0: ${cut}; m1: ${cut}; m2: judge call failed: request body could not be made`);
+    const [[, hint] = []] = groups([panel], URL_);
+    // It said the limit's fix again after the call's: "...; for the 1 judge call failed: ...; for the 2 cut at the token limit: raise ...".
+    expect(hint?.split('raise the output-token limit')).toHaveLength(2);
+    expect(hint).toMatch(/; for the 1 judge call failed: agent-replay could not make the request/);
+  });
+});
+
+describe('a group whose items\' words share none', () => {
+  it("a proxy whose host did not resolve and one not reached otherwise: the group says what both are, each item's line its own", () => {
+    const down = (label: string, words: string): FixtureRecord =>
+      errored(label, 'network', `message turn: could not reach the proxy http://proxy.corp:3128 (HTTPS_PROXY) after 1 attempt: ${words}; check HTTPS_PROXY, or NO_PROXY for hosts to reach directly`);
+    const items = [down('a', 'the host name proxy.corp did not resolve (ENOTFOUND)'), down('b', 'no route to the host 10.0.0.1:3128 (EHOSTUNREACH)')];
+    // It said a's "the host of the proxy ... did not resolve" of b too, whose host resolved.
+    expect(groups(items, URL_).map(([what, , labels]) => [what, labels])).toEqual([[`could not reach the proxy http://proxy.corp:3128 (HTTPS_PROXY), on the way to ${URL_}`, ['a', 'b']]]);
+    resetLines();
+    const terminal = renderTerminal(run(items, { agent: { host: 'preview-42.example.com', endpoint: URL_ } }), { color: false });
+    expect(terminal).not.toContain('the host of the proxy http://proxy.corp:3128 (HTTPS_PROXY) did not resolve');
+    // Each item's line says its own.
+    expect(terminal).toContain('the host name proxy.corp did not resolve (ENOTFOUND)');
+    expect(terminal).toContain('no route to the host 10.0.0.1:3128 (EHOSTUNREACH)');
+  });
+
+  it("an error no cause names, whose items' messages share no word: the group says their kind", () => {
+    const own = (label: string, error: string): FixtureRecord => errored(label, 'agent_error', error);
+    // Their key leaves the numbers out ("# of # tools failed"), and the group said a's "2 of 3 tools failed" of b too.
+    expect(groups([own('a', '2 of 3 tools failed: lookup_order'), own('b', '3 of 3 tools failed: refund')], URL_).map(([what, , labels]) => [what, labels])).toEqual([['agent error', ['a', 'b']]]);
   });
 });

@@ -25,7 +25,7 @@ describe('causes of a trace store', () => {
   it('a store that had nothing: check the export to the store, not the receiver', () => {
     const detail = noSpansCause(ID1, { endpoint: 'tempo at https://tempo.example.com', receiving: false, waitMs: 1500 });
     expect(causeOf(item('order', detail), null)).toEqual({
-      key: 'traces:no-spans',
+      key: 'traces:no-spans:store',
       what: 'no spans arrived within 1.5 s at tempo at https://tempo.example.com',
       hint: `check that the agent exports its spans to this store (traces.query.url names it), or raise traces.waitMs for the store to index them (${docsUrl('traces.md', 'When spans do not arrive')})`,
     });
@@ -47,6 +47,6 @@ describe('causes of a trace store', () => {
     expect(incompleteCause(ID1, 3000, 'b7ad6b7169203331', opts)).toContain('within 5 s: 3,000 spans came, but not the span b7ad6b7169203331 they hang from');
     expect(notUnderAttemptCause(ID1, 1001, opts)).toContain("none of the trace's 1,001 spans is under");
     for (const detail of [late, late.replace('1,234', '1234')]) expect(causeOf(item('order', detail), null)?.key).toBe('traces:late');
-    for (const detail of [refused, refused.replace('1,200', '1200')]) expect(causeOf(item('order', detail), null)?.key).toBe('traces:refused:404');
+    for (const detail of [refused, refused.replace('1,200', '1200')]) expect(causeOf(item('order', detail), null)?.key).toBe('traces:refused:404\nset OTEL_EXPORTER_OTLP_ENDPOINT to http://127.0.0.1:4318 (the SDK adds /v1/traces), or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT to http://127.0.0.1:4318/v1/traces');
   });
 });

@@ -244,7 +244,7 @@ describe("a panel's members cut at their token limit: the cause gives the limit'
     const o = await judged(3, 'split LLP');
     expect(o.detail).toMatch(/^judge gave no usable answer: panel: 2 of 3 members gave no usable score \(2 usable needed\): openai m0: the answer was cut at the model's token limit \(finish_reason "length"\) before it ended: nothing in it is read; openai m1: the answer was cut /);
     expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: o.detail }, null)).toEqual({
-      key: 'judge:cut',
+      key: 'judge:cut:panel',
       what: "the judge's answer was cut at its token limit (panel: 2 of 3 members)",
       hint: panelCutFix,
     });

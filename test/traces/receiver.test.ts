@@ -415,7 +415,7 @@ describe('exports the receiver refused', () => {
     expect(turn.toolCallsProblem).toBe(`no spans for trace ${SENT.traceId} within 0 s: none came to ${endpoint}, and 1 export came to /v1/traces/v1/traces instead (refused, 404); ${fix}`);
     const item = { label: 'order', errored: false, verdict: 'not_evaluated', detail: turn.toolCallsProblem as string };
     expect(causeOf(item, null)).toEqual({
-      key: 'traces:refused:404',
+      key: `traces:refused:404\n${fix}`,
       what: 'no spans arrived within 0 s: the agent exported them to /v1/traces/v1/traces, not /v1/traces',
       hint: `${fix} (${docsUrl('traces.md', 'Receive: an OTLP/HTTP receiver')})`,
     });
@@ -433,7 +433,7 @@ describe('exports the receiver refused', () => {
     const cause = noSpansCause(SENT.traceId, { endpoint, receiving: true, waitMs: 5000 }, 0, r.refused?.() ?? null);
     expect(cause).toBe(`no spans for trace ${SENT.traceId} within 5 s: none came to ${endpoint}, and 2 exports came as application/grpc (refused, 415); set OTEL_EXPORTER_OTLP_PROTOCOL to http/protobuf or http/json`);
     expect(causeOf({ label: 'x', errored: false, verdict: 'not_evaluated', detail: cause }, null)).toEqual({
-      key: 'traces:refused:415',
+      key: 'traces:refused:415\nset OTEL_EXPORTER_OTLP_PROTOCOL to http/protobuf or http/json',
       what: 'no spans arrived within 5 s: the agent exported them in an encoding the receiver does not read',
       hint: `set OTEL_EXPORTER_OTLP_PROTOCOL to http/protobuf or http/json (${docsUrl('traces.md', 'Receive: an OTLP/HTTP receiver')})`,
     });
