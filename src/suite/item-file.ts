@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { describeValue, lineOf, meantKey, quote, translateZodIssues, type ConfigIssue } from './issues.js';
 import { pathText, type PathSegment, type SourceFile } from './yaml/index.js';
-import { alsoMoved, blockTextWords } from './yaml/moved.js';
+import { alsoMoved, blockTextWords, indentOf, isBlank } from './yaml/moved.js';
 import { isSplitNumberMessage, splitNumberAt, splitWritesKeyTwice } from './yaml/split-number.js';
 import { onFirstUse } from '../patterns.js';
 import type { CommentedValue } from './yaml-traps.js';
@@ -197,7 +197,7 @@ export function nextItemInside(src: SourceFile, rule: ItemFileRule, data: Record
     for (let n = inner.line + 1; n <= lines.length; n += 1) {
       const text = lines[n - 1] as string;
       if (text.trim() === '') continue;
-      if ((/^ */.exec(text)?.[0] ?? '').length <= inner.dash) break;
+      if (indentOf(text) <= inner.dash) break;
       last = n;
     }
     const shift = inner.dash - outer.dash;
@@ -245,7 +245,6 @@ function asList(rule: ItemFileRule, lines: readonly string[], first: number, inn
 export function blockTextAtKeys(src: SourceFile, items: readonly FileItem[], errors: ConfigIssue[]): void {
   if (errors.length === 0 || !(src.text.includes('|') || src.text.includes('>'))) return;
   const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
-  const indentOf = (l: string): number => (/^ */.exec(l)?.[0] ?? '').length;
   const mine = (i: ConfigIssue, line: number): boolean => i.file === src.file && i.line === line;
   const seen = (value: unknown, path: PathSegment[], depth: number): void => {
     if (value === null || typeof value !== 'object' || depth > 4) return;
@@ -263,7 +262,7 @@ export function blockTextAtKeys(src: SourceFile, items: readonly FileItem[], err
       const indicator = /^[|>][-+0-9]*(?=\s*(?:#.*)?$)/.exec(header.slice(pos.column - 1))?.[0];
       if (indicator === undefined) continue;
       let n = pos.line + 1;
-      while (n <= lines.length && /^\s*(?:#.*)?$/.test(lines[n - 1] as string)) n += 1;
+      while (n <= lines.length && isBlank(lines[n - 1] as string)) n += 1;
       const here = lines[n - 1];
       const keyIndent = keyPos.column - 1;
       if (here === undefined || indentOf(here) > keyIndent) continue;
@@ -272,7 +271,7 @@ export function blockTextAtKeys(src: SourceFile, items: readonly FileItem[], err
       // The lines read out of the block: the first, and each next one the schema refused.
       const out = new Set([n]);
       for (let m = n + 1; m <= lines.length; m += 1) {
-        if (/^\s*(?:#.*)?$/.test(lines[m - 1] as string)) continue;
+        if (isBlank(lines[m - 1] as string)) continue;
         if (!refused(m)) break;
         out.add(m);
       }

@@ -1,9 +1,20 @@
-// The last line of a fix that moves an item's "-": which of its next lines move with it; and the
-// words of a `|` or `>` block whose text is no deeper than its key. Its own module: the loader's fixes use it on every start, while the analysis of a refused file
+// The last line of a fix that moves an item's "-": which of its next lines move with it; the
+// words of a `|` or `>` block whose text is no deeper than its key; and a line's indentation. Its
+// own module: the loader's fixes use it on every start, while the analysis of a refused file
 // (syntax.ts, flow.ts) is loaded with the `yaml` package only when a file is refused
 // (docs/performance.md, "2026-12-07 (small hours)").
 
 import { plural, shownJson } from '../../words.js';
+
+/** The number of spaces a line starts with: its indentation (a tab is not one of them). */
+export function indentOf(line: string): number {
+  return (/^ */.exec(line) as RegExpExecArray)[0].length;
+}
+
+/** A line that is blank, or a comment alone. */
+export function isBlank(line: string): boolean {
+  return /^\s*(?:#.*)?$/.test(line);
+}
 
 /** A fix's last line naming the item's next lines (1-based, in order) to move as its "-" does; '' when none. */
 export function alsoMoved(next: readonly number[], shift: number, way: 'left' | 'right' = 'left'): string {
@@ -29,4 +40,42 @@ export function blockTextWords(b: { n: number; here: string; at: number; header:
     message: `line ${String(b.n)}, the text of the ${b.indicator} block of ${key} on line ${String(b.header)}, is indented by ${b.at === 0 ? 'no spaces' : plural(b.at, 'space', 'spaces')}, no deeper than ${key}, so YAML reads the block as empty and line ${String(b.n)} as ${b.readAs}`,
     fix: `indent the block's text deeper than ${key}: by ${plural(deep, 'space', 'spaces')}, so that line ${String(b.n)} reads\n    ${' '.repeat(deep)}${b.here.trimStart()}\n  and each line of the text after it too`,
   };
+}
+
+/** A key with nothing after its `:` but a block's `|` or `>` or a comment: its value is on the lines under it. */
+const KEY_OPEN = /:[ \t]*(?:[|>][-+0-9]*)?[ \t]*(?:#.*)?$/;
+
+/**
+ * The item's lines after its first (`first`, at `at`) up to `to`, which move with it to `deep`: a
+ * key at the first's column moves there, one already there stays, and a line under a key (deeper
+ * than it, as the mapping of an `assert:`) keeps its place relative to its key. Every line that
+ * moves, moves by deep - at: the fix's last line naming them, '' when none.
+ */
+export function keysMoved(lines: readonly string[], first: number, to: number, at: number, deep: number): string {
+  const moving: number[] = [];
+  let key = at;
+  let shift = deep - at;
+  let open = KEY_OPEN.test(lines[first - 1] as string);
+  for (let k = first + 1; k <= to; k += 1) {
+    const line = lines[k - 1] as string;
+    if (isBlank(line)) continue;
+    const indent = indentOf(line);
+    // A key of the item: at the first line's column, or at the item's, and not under a key whose value is below it.
+    if ((indent === at || indent === deep) && !(open && indent > key)) {
+      key = indent;
+      shift = deep - indent;
+      open = KEY_OPEN.test(line);
+    }
+    if (shift !== 0) moving.push(k);
+  }
+  if (moving.length === 0) return '';
+  const runs: string[] = [];
+  for (let i = 0; i < moving.length; ) {
+    let j = i;
+    while (j + 1 < moving.length && (moving[j + 1] as number) === (moving[j] as number) + 1) j += 1;
+    runs.push(i === j ? `line ${String(moving[i])}` : `lines ${String(moving[i])} to ${String(moving[j])}`);
+    i = j + 1;
+  }
+  const named = runs.length === 1 ? runs[0] : `${runs.slice(0, -1).join(', ')} and ${runs[runs.length - 1] as string}`;
+  return movedLines(named as string, deep - at, 'right');
 }

@@ -7,7 +7,7 @@ import { documentSource, type Position, type SourceFile, type YamlSyntaxError } 
 import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, scanFlow, unclosedFlow, withoutStrayCloser, type FlowIndentSlip, type FlowSlip } from './flow.js';
 import { splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
 
-import { alsoMoved, blockTextWords, movedLines } from './moved.js';
+import { alsoMoved, blockTextWords, indentOf, isBlank, keysMoved } from './moved.js';
 import { DUPLICATE_KEY_MESSAGE, onlyDuplicateKeys, SYNTAX_FIX } from './syntax-kinds.js';
 
 export { onlyDuplicateKeys, SYNTAX_FIX };
@@ -303,11 +303,6 @@ function deeperKey(src: SourceFile, line: number | null): { issue: ConfigIssue; 
 
 /** A line that starts a list item: its indentation and what follows the indentation. */
 const ITEM_LINE = /^( *)-(?:[ \t]|$)/;
-
-/** Blank or only a comment: no part of YAML's structure. */
-function isBlank(line: string): boolean {
-  return /^\s*(?:#.*)?$/.test(line);
-}
 
 /** A list item indented under the item above it, and the text its slip covers. */
 interface NestedItem {
@@ -1353,7 +1348,6 @@ function emptyDashItem(src: SourceFile, n: number): EmptyDashItem | null {
   const dash = EMPTY_DASH.exec(lines[from - 1] ?? '');
   if (dash === null) return null;
   const d = (dash[1] as string).length;
-  const indentOf = (l: string): number => (/^ */.exec(l)?.[0] ?? '').length;
   let first = from + 1;
   while (first <= lines.length && isBlank(lines[first - 1] as string)) first += 1;
   const text = lines[first - 1];
@@ -1396,44 +1390,6 @@ function emptyDashItem(src: SourceFile, n: number): EmptyDashItem | null {
       fix: `indent ${block === undefined ? "the item's lines" : "the block's text"} deeper than the "-": by ${plural(deep, 'space', 'spaces')}, so that line ${String(first)} reads\n    ${' '.repeat(deep)}${text.trimStart()}${moved}${alone}`,
     },
   };
-}
-
-/** A key with nothing after its `:` but a block's `|` or `>` or a comment: its value is on the lines under it. */
-const KEY_OPEN = /:[ \t]*(?:[|>][-+0-9]*)?[ \t]*(?:#.*)?$/;
-
-/**
- * The item's lines after its first (`first`, at `at`) up to `to`, which move with it to `deep`: a
- * key at the first's column moves there, one already there stays, and a line under a key (deeper
- * than it, as the mapping of an `assert:`) keeps its place relative to its key. Every line that
- * moves, moves by deep - at: the fix's last line naming them, '' when none.
- */
-function keysMoved(lines: readonly string[], first: number, to: number, at: number, deep: number): string {
-  const moving: number[] = [];
-  let key = at;
-  let shift = deep - at;
-  let open = KEY_OPEN.test(lines[first - 1] as string);
-  for (let k = first + 1; k <= to; k += 1) {
-    const line = lines[k - 1] as string;
-    if (isBlank(line)) continue;
-    const indent = (/^ */.exec(line)?.[0] ?? '').length;
-    // A key of the item: at the first line's column, or at the item's, and not under a key whose value is below it.
-    if ((indent === at || indent === deep) && !(open && indent > key)) {
-      key = indent;
-      shift = deep - indent;
-      open = KEY_OPEN.test(line);
-    }
-    if (shift !== 0) moving.push(k);
-  }
-  if (moving.length === 0) return '';
-  const runs: string[] = [];
-  for (let i = 0; i < moving.length; ) {
-    let j = i;
-    while (j + 1 < moving.length && (moving[j + 1] as number) === (moving[j] as number) + 1) j += 1;
-    runs.push(i === j ? `line ${String(moving[i])}` : `lines ${String(moving[i])} to ${String(moving[j])}`);
-    i = j + 1;
-  }
-  const named = runs.length === 1 ? runs[0] : `${runs.slice(0, -1).join(', ')} and ${runs[runs.length - 1] as string}`;
-  return movedLines(named as string, deep - at, 'right');
 }
 
 /** A key and its value (or a list item's `- ` and its value): the text before the value, the value, and a comment after it. */
