@@ -5,9 +5,10 @@
 import * as z from 'zod';
 import { describeValue, lineOf, meantKey, quote, translateZodIssues, type ConfigIssue } from './issues.js';
 import { pathText, type PathSegment, type SourceFile } from './yaml/index.js';
-import { alsoMoved, blockTextWords, indentOf, isBlank } from './yaml/moved.js';
+import { alsoMoved, blockTextWords, emptyItemWords, indentOf, isBlank } from './yaml/moved.js';
 import { isSplitNumberMessage, splitNumberAt, splitWritesKeyTwice } from './yaml/split-number.js';
 import { onFirstUse } from '../patterns.js';
+import { shownJson } from '../words.js';
 import type { CommentedValue } from './yaml-traps.js';
 
 export interface ItemFileRule {
@@ -285,4 +286,49 @@ export function blockTextAtKeys(src: SourceFile, items: readonly FileItem[], err
     }
   };
   for (const item of items) seen(item.data, item.path, 0);
+}
+
+/**
+ * `fixtures:`, `-`, then `label: a` and `message: hi` at the column of the "-" (or left of it): valid
+ * YAML, which reads the item as empty and the lines under the "-" as keys of the mapping that holds
+ * the list, beside `fixtures`, which the schema then refuses (`fixture #1 must be a mapping`, then
+ * `unknown key "label" at the top level` for each line). The empty item's error and those of the
+ * lines read out of it (each refused, up to the first that is not, with the lines under them) are
+ * said as one, at the first line, with the fix: the lines indented under the "-", as a "-" alone
+ * whose lines YAML refuses is told (syntax.ts, emptyDashItem). `errors`: the file's, changed in place.
+ */
+export function emptyItemAtKeys(src: SourceFile, items: readonly FileItem[], errors: ConfigIssue[]): void {
+  if (errors.length === 0) return;
+  let lines: string[] | null = null;
+  for (const item of items) {
+    const list = item.path.at(-2);
+    if (item.data !== null || typeof list !== 'string') continue;
+    const pos = src.valueAt(item.path);
+    const mine = (i: ConfigIssue, line: number): boolean => i.file === src.file && i.line === line;
+    if (pos.line === null || !errors.some((i) => mine(i, pos.line as number))) continue;
+    lines ??= src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+    const dash = /^( *)-[ \t]*(?:#.*)?$/.exec(lines[pos.line - 1] ?? '');
+    if (dash === null) continue;
+    const d = (dash[1] as string).length;
+    let first = pos.line + 1;
+    while (first <= lines.length && isBlank(lines[first - 1] as string)) first += 1;
+    const text = lines[first - 1];
+    if (text === undefined || indentOf(text) > d || /^ *-(?:\s|$)/.test(text) || !errors.some((i) => mine(i, first))) continue;
+    const at = indentOf(text);
+    // The lines read out of the item: the first, each next one at its column the schema refused, and the lines under them.
+    let to = first;
+    for (let k = first + 1; k <= lines.length; k += 1) {
+      const line = lines[k - 1] as string;
+      if (isBlank(line)) continue;
+      if (indentOf(line) < at || (indentOf(line) === at && !errors.some((i) => mine(i, k)))) break;
+      to = k;
+    }
+    const key = src.keyAt(item.path.slice(0, -2), list);
+    const readAs = `line ${String(first)} as a key beside ${shownJson(list)}${key?.line == null ? '' : ` on line ${String(key.line)}`}, not as part of the item`;
+    const gone = (i: ConfigIssue): boolean => i.file === src.file && i.line !== null && (i.line === pos.line || (i.line >= first && i.line <= to));
+    const at0 = errors.findIndex(gone);
+    const kept = errors.filter((i) => !gone(i));
+    kept.splice(at0, 0, { file: src.file, line: first, column: at + 1, ...emptyItemWords(lines, { from: pos.line, first, to, at, dash: d, readAs }) });
+    errors.splice(0, errors.length, ...kept);
+  }
 }

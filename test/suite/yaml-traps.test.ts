@@ -584,3 +584,27 @@ describe('the text of a | or > block at its key\'s column, which YAML reads as k
     ]);
   });
 });
+
+describe('a "-" alone, the item\'s keys at its column under a list at its key\'s column (fixtures:, -, label: a): valid YAML, an empty item and keys beside the list', () => {
+  it('is one error at the first key, its fix indenting the item\'s lines under the "-", not "must be a mapping" and an unknown key for each line', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n-\nlabel: a\nmessage: hi\nassert:\n  contains: x\n',
+      [`${F}/b.yml`]: 'fixtures:\n  - label: b\n    message: hi\n  - # the next\nlabel: c\n',
+      [`${P}/p.yml`]: 'personas:\n-\nlabel: p\nopening: hi\nexpect: { terminal: finish }\n',
+    });
+    expect(said(r.errors)).toEqual([
+      `${F}/a.yml:3:1: the "-" on line 2 has nothing after it, and line 3 under it is indented by no spaces, no deeper than the "-", so YAML reads the item as empty and line 3 as a key beside "fixtures" on line 1, not as part of the item | indent the item's lines deeper than the "-": by 2 spaces, so that line 3 reads\n      label: a\n  and move lines 4 to 6 right by 2 spaces too`,
+      `${F}/b.yml:5:1: the "-" on line 4 has nothing after it, and line 5 under it is indented by no spaces, no deeper than the "-", so YAML reads the item as empty and line 5 as a key beside "fixtures" on line 1, not as part of the item | indent the item's lines deeper than the "-": by 4 spaces, so that line 5 reads\n        label: c\n  or write it after the "-", so that line 4 reads\n      - label: c`,
+      `${P}/p.yml:3:1: the "-" on line 2 has nothing after it, and line 3 under it is indented by no spaces, no deeper than the "-", so YAML reads the item as empty and line 3 as a key beside "personas" on line 1, not as part of the item | indent the item's lines deeper than the "-": by 2 spaces, so that line 3 reads\n      label: p\n  and move lines 4 to 5 right by 2 spaces too`,
+    ]);
+    // The fix as written loads.
+    const fixed = await load({ [`${F}/a.yml`]: 'fixtures:\n-\n  label: a\n  message: hi\n  assert:\n    contains: x\n' });
+    expect(fixed.errors).toEqual([]);
+    expect(fixed.suite?.fixtures.map((f) => f.label)).toEqual(['a']);
+  });
+
+  it('leaves an empty item followed by a key the file takes to the empty item\'s own error', async () => {
+    const r = await load({ [`${F}/a.yml`]: 'fixtures:\n- label: a\n  message: hi\n-\n' });
+    expect(said(r.errors).map((e) => e.split(' | ')[0])).toEqual([`${F}/a.yml:4:1: fixture #2 must be a mapping with label and message, found an empty value (null)`]);
+  });
+});

@@ -37,8 +37,29 @@ export function blockTextWords(b: { n: number; here: string; at: number; header:
   const key = shownJson(b.key);
   const deep = b.keyIndent + 2;
   return {
-    message: `line ${String(b.n)}, the text of the ${b.indicator} block of ${key} on line ${String(b.header)}, is indented by ${b.at === 0 ? 'no spaces' : plural(b.at, 'space', 'spaces')}, no deeper than ${key}, so YAML reads the block as empty and line ${String(b.n)} as ${b.readAs}`,
+    message: `line ${String(b.n)}, the text of the ${b.indicator} block of ${key} on line ${String(b.header)}, is indented by ${spacesWord(b.at)}, no deeper than ${key}, so YAML reads the block as empty and line ${String(b.n)} as ${b.readAs}`,
     fix: `indent the block's text deeper than ${key}: by ${plural(deep, 'space', 'spaces')}, so that line ${String(b.n)} reads\n    ${' '.repeat(deep)}${b.here.trimStart()}\n  and each line of the text after it too`,
+  };
+}
+
+/** An indentation in words: "no spaces", "1 space", "4 spaces". */
+export function spacesWord(n: number): string {
+  return n === 0 ? 'no spaces' : plural(n, 'space', 'spaces');
+}
+
+/**
+ * A list item's "-" with nothing after it on line `from` (at `dash`, 0-based), and its lines
+ * `first` to `to` (the first indented by `at`) no deeper than it: the item is read as empty, and
+ * `readAs` says what YAML makes of line `first`. The fix indents the item's lines 2 spaces deeper
+ * than the "-" (keysMoved), or, when it is one line, writes it after the "-".
+ */
+export function emptyItemWords(lines: readonly string[], w: { from: number; first: number; to: number; at: number; dash: number; readAs: string }): { message: string; fix: string } {
+  const text = (lines[w.first - 1] as string).trimStart();
+  const deep = w.dash + 2;
+  const alone = w.to === w.first ? `\n  or write it after the "-", so that line ${String(w.from)} reads\n    ${' '.repeat(w.dash)}- ${text}` : '';
+  return {
+    message: `the "-" on line ${String(w.from)} has nothing after it, and line ${String(w.first)} under it is indented by ${spacesWord(w.at)}, no deeper than the "-", so YAML reads the item as empty and ${w.readAs}`,
+    fix: `indent the item's lines deeper than the "-": by ${plural(deep, 'space', 'spaces')}, so that line ${String(w.first)} reads\n    ${' '.repeat(deep)}${text}${keysMoved(lines, w.first, w.to, w.at, deep)}${alone}`,
   };
 }
 

@@ -7,7 +7,7 @@ import { documentSource, type Position, type SourceFile, type YamlSyntaxError } 
 import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, scanFlow, unclosedFlow, withoutStrayCloser, type FlowIndentSlip, type FlowSlip } from './flow.js';
 import { splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
 
-import { alsoMoved, blockTextWords, indentOf, isBlank, keysMoved } from './moved.js';
+import { alsoMoved, blockTextWords, emptyItemWords, indentOf, isBlank, spacesWord } from './moved.js';
 import { DUPLICATE_KEY_MESSAGE, onlyDuplicateKeys, SYNTAX_FIX } from './syntax-kinds.js';
 
 export { onlyDuplicateKeys, SYNTAX_FIX };
@@ -1368,26 +1368,24 @@ function emptyDashItem(src: SourceFile, n: number): EmptyDashItem | null {
   let last = to + 1;
   while (last <= lines.length && isBlank(lines[last - 1] as string)) last += 1;
   if (!ITEM_LINE.test(lines[last - 1] ?? '')) last = to;
-  const deep = d + 2;
   // `- |`: the block's text goes under it, never on the "-" line.
   const block = dash[2];
+  const at1 = { file: src.file, line: first, column: at + 1 };
+  if (block === undefined) {
+    const words = emptyItemWords(lines, { from, first, to, at, dash: d, readAs: `cannot read line ${String(first)} as part of it` });
+    return { from, to: last, issue: { ...at1, message: `invalid YAML: ${words.message}`, fix: words.fix } };
+  }
+  const deep = d + 2;
   const next = [];
   for (let k = first + 1; k <= to; k += 1) next.push(k);
-  const moved = block === undefined ? keysMoved(lines, first, to, at, deep) : alsoMoved(next.length > 1 ? [next[0] as number, next[next.length - 1] as number] : next, deep - at, 'right');
-  const alone = to === first && block === undefined ? `\n  or write it after the "-", so that line ${String(from)} reads\n    ${' '.repeat(d)}- ${text.trimStart()}` : '';
-  const indented = at === 0 ? 'no spaces' : plural(at, 'space', 'spaces');
+  const moved = alsoMoved(next.length > 1 ? [next[0] as number, next[next.length - 1] as number] : next, deep - at, 'right');
   return {
     from,
     to: last,
     issue: {
-      file: src.file,
-      line: first,
-      column: at + 1,
-      message:
-        block === undefined
-          ? `invalid YAML: the "-" on line ${String(from)} has nothing after it, and line ${String(first)} under it is indented by ${indented}, no deeper than the "-", so YAML reads the item as empty and cannot read line ${String(first)} as part of it`
-          : `invalid YAML: line ${String(first)}, the text of the ${block} block of the "-" on line ${String(from)}, is indented by ${indented}, no deeper than the "-", so YAML reads the block as empty and cannot read line ${String(first)} as part of it`,
-      fix: `indent ${block === undefined ? "the item's lines" : "the block's text"} deeper than the "-": by ${plural(deep, 'space', 'spaces')}, so that line ${String(first)} reads\n    ${' '.repeat(deep)}${text.trimStart()}${moved}${alone}`,
+      ...at1,
+      message: `invalid YAML: line ${String(first)}, the text of the ${block} block of the "-" on line ${String(from)}, is indented by ${spacesWord(at)}, no deeper than the "-", so YAML reads the block as empty and cannot read line ${String(first)} as part of it`,
+      fix: `indent the block's text deeper than the "-": by ${plural(deep, 'space', 'spaces')}, so that line ${String(first)} reads\n    ${' '.repeat(deep)}${text.trimStart()}${moved}`,
     },
   };
 }
