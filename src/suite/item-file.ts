@@ -255,19 +255,34 @@ export function blockTextAtKeys(src: SourceFile, items: readonly FileItem[], err
         seen(v, at, depth + 1);
         continue;
       }
-      if (Array.isArray(value) || v.trim() !== '') continue;
+      if (v.trim() !== '') continue;
       const pos = src.valueAt(at);
-      const keyPos = src.keyAt(path, k);
-      if (pos.line === null || pos.column === null || keyPos?.column == null) continue;
+      if (pos.line === null || pos.column === null) continue;
       const header = lines[pos.line - 1] ?? '';
       const indicator = /^[|>][-+0-9]*(?=\s*(?:#.*)?$)/.exec(header.slice(pos.column - 1))?.[0];
       if (indicator === undefined) continue;
       let n = pos.line + 1;
       while (n <= lines.length && isBlank(lines[n - 1] as string)) n += 1;
       const here = lines[n - 1];
+      const refused = (line: number): boolean => errors.some((i) => mine(i, line) && !i.fix.startsWith('did you mean'));
+      if (Array.isArray(value)) {
+        // `- |`, then `- Where is my order?` at its "-"'s column: an empty item, then one more of the
+        // list, which the list takes as text (not refused), so only the empty item is said.
+        const i = Number(k);
+        const dash = /^( *)-[ \t]+$/.exec(header.slice(0, pos.column - 1))?.[1]?.length;
+        if (dash === undefined || here === undefined || indentOf(here) !== dash || !/^ *-\s/.test(here) || typeof value[i + 1] !== 'string' || src.valueAt([...path, i + 1]).line !== n || refused(n)) continue;
+        const empty = (e: ConfigIssue): boolean => mine(e, pos.line as number) && e.column === pos.column;
+        const first = errors.findIndex(empty);
+        if (first === -1) continue;
+        const words = blockTextWords({ n, here, at: dash, header: pos.line, key: null, keyIndent: dash, indicator, readAs: 'one more item of the list' });
+        errors.splice(first, 1, { file: src.file, line: n, column: dash + 1, message: words.message, fix: `${words.fix}\n  or, if line ${String(n)} is an item of its own, remove line ${String(pos.line)}` });
+        for (let e = errors.length - 1; e > first; e -= 1) if (empty(errors[e] as ConfigIssue)) errors.splice(e, 1);
+        continue;
+      }
+      const keyPos = src.keyAt(path, k);
+      if (keyPos?.column == null) continue;
       const keyIndent = keyPos.column - 1;
       if (here === undefined || indentOf(here) > keyIndent) continue;
-      const refused = (line: number): boolean => errors.some((i) => mine(i, line) && !i.fix.startsWith('did you mean'));
       if (!refused(n)) continue;
       // The lines read out of the block: the first, and each next one the schema refused.
       const out = new Set([n]);

@@ -31,10 +31,11 @@ export function movedLines(named: string, shift: number, way: 'left' | 'right'):
  * `message: |`, then its text at the key's column or left of it (line `n`, `here`, indented by
  * `at`): YAML reads the block as empty, and line `n` as `readAs` (a key written wrong, when the
  * file is refused: syntax.ts; a key of its own, or one more item of a list, when it is not:
- * item-file.ts). The fix indents the text 2 spaces deeper than the key, at `keyIndent`.
+ * item-file.ts). The fix indents the text 2 spaces deeper than the key, at `keyIndent`. `key`: null
+ * for a list item's `- |` (the "-" at `keyIndent`).
  */
-export function blockTextWords(b: { n: number; here: string; at: number; header: number; key: string; keyIndent: number; indicator: string; readAs: string }): { message: string; fix: string } {
-  const key = shownJson(b.key);
+export function blockTextWords(b: { n: number; here: string; at: number; header: number; key: string | null; keyIndent: number; indicator: string; readAs: string }): { message: string; fix: string } {
+  const key = b.key === null ? 'the "-"' : shownJson(b.key);
   const deep = b.keyIndent + 2;
   return {
     message: `line ${String(b.n)}, the text of the ${b.indicator} block of ${key} on line ${String(b.header)}, is indented by ${spacesWord(b.at)}, no deeper than ${key}, so YAML reads the block as empty and line ${String(b.n)} as ${b.readAs}`,
