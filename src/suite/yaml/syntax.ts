@@ -97,7 +97,7 @@ const NO_COLON_AFTER_KEY = /^(\s*(?:-\s+)?)([A-Za-z_][A-Za-z0-9_-]*)[ \t]+([^\s#
  * with no value ("Implicit map keys need to be followed by map values"). Said at that line with the
  * line as it should read; null when the line is a `key:` line or shows no such key.
  */
-function missingColon(src: SourceFile, n: number | null): ConfigIssue | null {
+function missingColonAt(src: SourceFile, n: number | null): ConfigIssue | null {
   const line = lineOf(src, n);
   if (n === null || line === null || KEY_LINE.test(line)) return null;
   // `assert` alone with its keys indented under it: the colon of a key whose value is below.
@@ -124,6 +124,56 @@ function missingColon(src: SourceFile, n: number | null): ConfigIssue | null {
     column: lead.length + 1,
     message: `invalid YAML: line ${String(n)} has no ":" after its key ${shownJson(key)}, so YAML cannot read ${shownJson(headOf(value, 60))} as its value`,
     fix: `write ": " after ${shownJson(key)}, so that line ${String(n)} reads\n    ${`${lead}${key}: ${rest}`.trimEnd()}`,
+  };
+}
+
+/**
+ * missingColonAt for line `n`, with every other line of the same mapping that has no ":" after its
+ * key either (`message hi`, then `assert x`): one issue at the first, naming each line with the line
+ * as it should read, whichever of them the parser says it at. The mapping's lines are those whose
+ * key is at the column of line `n`'s, up to a line left of it; a line deeper than it is a value's,
+ * and a key whose value may go on over lines (`[`, `{`, a quote) ends the search.
+ */
+function missingColon(src: SourceFile, n: number | null): ConfigIssue | null {
+  const here = missingColonAt(src, n);
+  if (here === null || n === null || here.column === null) return here;
+  const col = here.column - 1;
+  const keyColumn = (l: string): number => (/^ *(?:- +)?/.exec(l) as RegExpExecArray)[0].length;
+  /** Whether line `k` is in the mapping and lacks its ":" (true), is in it as a key that may be passed (false), or ends it (null). */
+  const step = (k: number): boolean | null => {
+    const text = lineOf(src, k) ?? '';
+    if (keyColumn(text) !== col) return null;
+    if (missingColonAt(src, k) !== null) return true;
+    const key = KEY_LINE.exec(text);
+    return key === null || /^[[{"']/.test(text.slice(key[0].length).trimStart()) ? null : false;
+  };
+  const lines: number[] = [n];
+  const total = src.text.split('\n').length;
+  for (const way of [-1, 1]) {
+    for (let k = n + way; k >= 1 && k <= total; k += way) {
+      const text = lineOf(src, k) ?? '';
+      if (isBlank(text) || indentOf(text) > col) continue;
+      // Above, the item's "- " line is the mapping's first; below, a line left of the column ends it.
+      if (indentOf(text) < col && (way === 1 || keyColumn(text) !== col)) break;
+      const lacks = step(k);
+      if (lacks === null) break;
+      if (lacks) lines.push(k);
+      if (indentOf(text) < col) break;
+    }
+  }
+  if (lines.length === 1) return here;
+  lines.sort((a, b) => a - b);
+  const each = lines.map((k) => missingColonAt(src, k) as ConfigIssue);
+  const reads = (i: ConfigIssue): string => i.fix.slice(i.fix.lastIndexOf(' reads\n') + ' reads\n'.length);
+  const keys = each.map((i) => /after its key ("(?:[^"\\]|\\.)*")/.exec(i.message)?.[1] ?? '');
+  const named = `${lines.slice(0, -1).join(', ')} and ${String(lines[lines.length - 1])}`;
+  const head = each[0] as ConfigIssue;
+  return {
+    file: src.file,
+    line: head.line,
+    column: head.column,
+    message: `invalid YAML: lines ${named} have no ":" after their keys (${keys.join(', ')}), so YAML cannot read them as keys and their values`,
+    fix: `write ":" after each key (and a space before its value), so that ${each.map((i, j) => `line ${String(lines[j])} reads\n${reads(i)}`).join('\n  and ')}`,
   };
 }
 
@@ -1779,7 +1829,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     if (misplacedItem !== null && line === misplacedItem && isNestingError(err)) continue;
     const slip = slips.get(err.offset);
     if (slip !== undefined) {
-      if (err.code === 'MULTILINE_IMPLICIT_KEY' && !out.includes(slip)) out.push(slip);
+      if (err.code === 'MULTILINE_IMPLICIT_KEY') say(slip);
       if (err.code === 'MULTILINE_IMPLICIT_KEY' || err.code === 'BLOCK_AS_IMPLICIT_KEY') continue;
     }
     if (err.code === 'BLOCK_AS_IMPLICIT_KEY' || err.code === 'BLOCK_IN_FLOW') {
