@@ -6,7 +6,7 @@ import * as z from 'zod';
 import type { Assertion, Fixture, SingleAssertion } from '../types.js';
 import { describeValue, flowYaml, quote, rangeCheckedAfter, REFUSED_AFTER, translateZodIssues, type NumberRange } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
-import { blockTextAtKeys, itemFileRule, itemsOfFile, nextItemInside, soundItemsOfFile, splitNumbersOfOneItem, type ItemFileFindings } from './item-file.js';
+import { blockTextAtKeys, emptyItemAtKeys, itemFileRule, itemsOfFile, nextItemInside, soundItemsOfFile, splitNumbersOfOneItem, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
 import { toExpectation, toolSchemas } from './tools.js';
@@ -127,7 +127,11 @@ export function checkFixtureFile(src: SourceFile, data: unknown, partly = false)
   const file = trapFile(src);
   for (const item of items) checkItem(file, item.data, item.path, result);
   // `message: |` with its text at the key's column: one error, not the empty value's and the text's (item-file.ts).
-  if (!partly) blockTextAtKeys(src, items, result.errors);
+  if (!partly) {
+    blockTextAtKeys(src, items, result.errors);
+    // `fixtures:`, `-`, then the item's keys at the "-"'s column: one error, not the empty item's and each key's (item-file.ts).
+    emptyItemAtKeys(src, items, result.errors);
+  }
   if (partly) {
     const split = splitNumbersOfOneItem(src, FIXTURE_FILE, (part) => {
       const scratch: FixtureFileResult = { fixtures: [], errors: [], warnings: [], labels: [], labelsMeant: [] };

@@ -5,9 +5,10 @@
 import * as z from 'zod';
 import { describeValue, lineOf, meantKey, quote, translateZodIssues, type ConfigIssue } from './issues.js';
 import { pathText, type PathSegment, type SourceFile } from './yaml/index.js';
-import { alsoMoved, blockTextWords } from './yaml/moved.js';
+import { alsoMoved, blockTextWords, emptyItemWords, indentOf, isBlank } from './yaml/moved.js';
 import { isSplitNumberMessage, splitNumberAt, splitWritesKeyTwice } from './yaml/split-number.js';
 import { onFirstUse } from '../patterns.js';
+import { shownJson } from '../words.js';
 import type { CommentedValue } from './yaml-traps.js';
 
 export interface ItemFileRule {
@@ -197,7 +198,7 @@ export function nextItemInside(src: SourceFile, rule: ItemFileRule, data: Record
     for (let n = inner.line + 1; n <= lines.length; n += 1) {
       const text = lines[n - 1] as string;
       if (text.trim() === '') continue;
-      if ((/^ */.exec(text)?.[0] ?? '').length <= inner.dash) break;
+      if (indentOf(text) <= inner.dash) break;
       last = n;
     }
     const shift = inner.dash - outer.dash;
@@ -245,7 +246,6 @@ function asList(rule: ItemFileRule, lines: readonly string[], first: number, inn
 export function blockTextAtKeys(src: SourceFile, items: readonly FileItem[], errors: ConfigIssue[]): void {
   if (errors.length === 0 || !(src.text.includes('|') || src.text.includes('>'))) return;
   const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
-  const indentOf = (l: string): number => (/^ */.exec(l)?.[0] ?? '').length;
   const mine = (i: ConfigIssue, line: number): boolean => i.file === src.file && i.line === line;
   const seen = (value: unknown, path: PathSegment[], depth: number): void => {
     if (value === null || typeof value !== 'object' || depth > 4) return;
@@ -255,24 +255,39 @@ export function blockTextAtKeys(src: SourceFile, items: readonly FileItem[], err
         seen(v, at, depth + 1);
         continue;
       }
-      if (Array.isArray(value) || v.trim() !== '') continue;
+      if (v.trim() !== '') continue;
       const pos = src.valueAt(at);
-      const keyPos = src.keyAt(path, k);
-      if (pos.line === null || pos.column === null || keyPos?.column == null) continue;
+      if (pos.line === null || pos.column === null) continue;
       const header = lines[pos.line - 1] ?? '';
       const indicator = /^[|>][-+0-9]*(?=\s*(?:#.*)?$)/.exec(header.slice(pos.column - 1))?.[0];
       if (indicator === undefined) continue;
       let n = pos.line + 1;
-      while (n <= lines.length && /^\s*(?:#.*)?$/.test(lines[n - 1] as string)) n += 1;
+      while (n <= lines.length && isBlank(lines[n - 1] as string)) n += 1;
       const here = lines[n - 1];
+      const refused = (line: number): boolean => errors.some((i) => mine(i, line) && !i.fix.startsWith('did you mean'));
+      if (Array.isArray(value)) {
+        // `- |`, then `- Where is my order?` at its "-"'s column: an empty item, then one more of the
+        // list, which the list takes as text (not refused), so only the empty item is said.
+        const i = Number(k);
+        const dash = /^( *)-[ \t]+$/.exec(header.slice(0, pos.column - 1))?.[1]?.length;
+        if (dash === undefined || here === undefined || indentOf(here) !== dash || !/^ *-\s/.test(here) || typeof value[i + 1] !== 'string' || src.valueAt([...path, i + 1]).line !== n || refused(n)) continue;
+        const empty = (e: ConfigIssue): boolean => mine(e, pos.line as number) && e.column === pos.column;
+        const first = errors.findIndex(empty);
+        if (first === -1) continue;
+        const words = blockTextWords({ n, here, at: dash, header: pos.line, key: null, keyIndent: dash, indicator, readAs: 'one more item of the list' });
+        errors.splice(first, 1, { file: src.file, line: n, column: dash + 1, message: words.message, fix: `${words.fix}\n  or, if line ${String(n)} is an item of its own, remove line ${String(pos.line)}` });
+        for (let e = errors.length - 1; e > first; e -= 1) if (empty(errors[e] as ConfigIssue)) errors.splice(e, 1);
+        continue;
+      }
+      const keyPos = src.keyAt(path, k);
+      if (keyPos?.column == null) continue;
       const keyIndent = keyPos.column - 1;
       if (here === undefined || indentOf(here) > keyIndent) continue;
-      const refused = (line: number): boolean => errors.some((i) => mine(i, line) && !i.fix.startsWith('did you mean'));
       if (!refused(n)) continue;
       // The lines read out of the block: the first, and each next one the schema refused.
       const out = new Set([n]);
       for (let m = n + 1; m <= lines.length; m += 1) {
-        if (/^\s*(?:#.*)?$/.test(lines[m - 1] as string)) continue;
+        if (isBlank(lines[m - 1] as string)) continue;
         if (!refused(m)) break;
         out.add(m);
       }
@@ -286,4 +301,49 @@ export function blockTextAtKeys(src: SourceFile, items: readonly FileItem[], err
     }
   };
   for (const item of items) seen(item.data, item.path, 0);
+}
+
+/**
+ * `fixtures:`, `-`, then `label: a` and `message: hi` at the column of the "-" (or left of it): valid
+ * YAML, which reads the item as empty and the lines under the "-" as keys of the mapping that holds
+ * the list, beside `fixtures`, which the schema then refuses (`fixture #1 must be a mapping`, then
+ * `unknown key "label" at the top level` for each line). The empty item's error and those of the
+ * lines read out of it (each refused, up to the first that is not, with the lines under them) are
+ * said as one, at the first line, with the fix: the lines indented under the "-", as a "-" alone
+ * whose lines YAML refuses is told (syntax.ts, emptyDashItem). `errors`: the file's, changed in place.
+ */
+export function emptyItemAtKeys(src: SourceFile, items: readonly FileItem[], errors: ConfigIssue[]): void {
+  if (errors.length === 0) return;
+  let lines: string[] | null = null;
+  for (const item of items) {
+    const list = item.path.at(-2);
+    if (item.data !== null || typeof list !== 'string') continue;
+    const pos = src.valueAt(item.path);
+    const mine = (i: ConfigIssue, line: number): boolean => i.file === src.file && i.line === line;
+    if (pos.line === null || !errors.some((i) => mine(i, pos.line as number))) continue;
+    lines ??= src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+    const dash = /^( *)-[ \t]*(?:#.*)?$/.exec(lines[pos.line - 1] ?? '');
+    if (dash === null) continue;
+    const d = (dash[1] as string).length;
+    let first = pos.line + 1;
+    while (first <= lines.length && isBlank(lines[first - 1] as string)) first += 1;
+    const text = lines[first - 1];
+    if (text === undefined || indentOf(text) > d || /^ *-(?:\s|$)/.test(text) || !errors.some((i) => mine(i, first))) continue;
+    const at = indentOf(text);
+    // The lines read out of the item: the first, each next one at its column the schema refused, and the lines under them.
+    let to = first;
+    for (let k = first + 1; k <= lines.length; k += 1) {
+      const line = lines[k - 1] as string;
+      if (isBlank(line)) continue;
+      if (indentOf(line) < at || (indentOf(line) === at && !errors.some((i) => mine(i, k)))) break;
+      to = k;
+    }
+    const key = src.keyAt(item.path.slice(0, -2), list);
+    const readAs = `line ${String(first)} as a key beside ${shownJson(list)}${key?.line == null ? '' : ` on line ${String(key.line)}`}, not as part of the item`;
+    const gone = (i: ConfigIssue): boolean => i.file === src.file && i.line !== null && (i.line === pos.line || (i.line >= first && i.line <= to));
+    const at0 = errors.findIndex(gone);
+    const kept = errors.filter((i) => !gone(i));
+    kept.splice(at0, 0, { file: src.file, line: first, column: at + 1, ...emptyItemWords(lines, { from: pos.line, first, to, at, dash: d, readAs }) });
+    errors.splice(0, errors.length, ...kept);
+  }
 }

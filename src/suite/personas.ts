@@ -8,7 +8,7 @@ import { checkFlags, DEFAULT_THRESHOLD, REGEX_FLAGS, THRESHOLD_FIX, THRESHOLD_RA
 import { toExpectation, toolSchemas } from './tools.js';
 import { describeValue, lineOf, quote, rangeCheckedAfter, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
 import type { PathSegment, SourceFile } from './yaml/index.js';
-import { blockTextAtKeys, itemFileRule, itemsOfFile, nextItemInside, soundItemsOfFile, splitNumbersOfOneItem, type ItemFileFindings } from './item-file.js';
+import { blockTextAtKeys, emptyItemAtKeys, itemFileRule, itemsOfFile, nextItemInside, soundItemsOfFile, splitNumbersOfOneItem, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
 import { COMPILE_FIX, inlineFlagsFix, regexSlashesNote } from './regex-advice.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
@@ -102,7 +102,11 @@ export function checkPersonaFile(src: SourceFile, data: unknown, partly = false)
   const file = trapFile(src);
   for (const item of items) checkScript(file, item.data, item.path, result);
   // `message: |` with its text at the key's column: one error, not the empty value's and the text's (item-file.ts).
-  if (!partly) blockTextAtKeys(src, items, result.errors);
+  if (!partly) {
+    blockTextAtKeys(src, items, result.errors);
+    // `fixtures:`, `-`, then the item's keys at the "-"'s column: one error, not the empty item's and each key's (item-file.ts).
+    emptyItemAtKeys(src, items, result.errors);
+  }
   if (partly) {
     const split = splitNumbersOfOneItem(src, PERSONA_FILE, (part) => {
       const scratch: PersonaFileResult = { personas: [], errors: [], warnings: [], labels: [], labelsMeant: [] };

@@ -320,9 +320,24 @@ describe('commas outside [ ] or { }', () => {
 describe('a key with no ":" after it', () => {
   it('is said once, when the next line has none either, or is under it with none', () => {
     const first = (text: string): string[] => said(text).map((s) => s.split('\n')[0] as string);
-    expect(first('label: a\nmessage hi\nassert x\n')).toEqual(['2:1: invalid YAML: line 2 has no ":" after its key "message", so YAML cannot read "hi" as its value']);
-    expect(first('fixtures:\n  - label: a\n    message hi\n    assert x\n')).toEqual(['3:5: invalid YAML: line 3 has no ":" after its key "message", so YAML cannot read "hi" as its value']);
     expect(first('label: a\nassert\n  contains x\n')).toEqual(['2:1: invalid YAML: line 2 has no ":" after its key "assert", so YAML cannot read the lines indented under it as its value']);
+  });
+
+  it('names every line of the mapping without its ":" in that one error, each with the line as it should read, whichever the parser says it at', () => {
+    const both = (at: string, lines: string, keys: string, reads: string): string =>
+      `${at}: invalid YAML: lines ${lines} have no ":" after their keys (${keys}), so YAML cannot read them as keys and their values\n  fix: write ":" after each key (and a space before its value), so that ${reads}`;
+    expect(said('label: a\nmessage hi\nassert x\n')).toEqual([both('2:1', '2 and 3', '"message", "assert"', 'line 2 reads\n    message: hi\n  and line 3 reads\n    assert: x')]);
+    // A comment after the first: the parser says each line apart; still one error.
+    expect(said('label: a\nmessage hi # greeting\nassert x\n')).toEqual([both('2:1', '2 and 3', '"message", "assert"', 'line 2 reads\n    message: hi # greeting\n  and line 3 reads\n    assert: x')]);
+    // In a list item, past a blank line, and a key alone over the lines under it.
+    expect(said('fixtures:\n  - label: a\n    message hi\n\n    assert\n      contains: x\n    repeat 3\n')).toEqual([
+      both('3:5', '3, 5 and 7', '"message", "assert", "repeat"', 'line 3 reads\n        message: hi\n  and line 5 reads\n        assert:\n  and line 7 reads\n        repeat: 3'),
+    ]);
+    // The next item's line is another mapping's: said apart.
+    expect(said('- label: a\n  message hi\n  assert x\n- label: b\n  message hi\n').map((s) => s.split('\n')[0])).toEqual([
+      '2:3: invalid YAML: lines 2 and 3 have no ":" after their keys ("message", "assert"), so YAML cannot read them as keys and their values',
+      '5:3: invalid YAML: line 5 has no ":" after its key "message", so YAML cannot read "hi" as its value',
+    ]);
   });
 });
 

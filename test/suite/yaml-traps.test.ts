@@ -575,6 +575,21 @@ describe('the text of a | or > block at its key\'s column, which YAML reads as k
     expect(errs(r).some((e) => / is empty |must be a mapping|unknown key/.test(e))).toBe(false);
   });
 
+  it('is said of a "- |" followed by "- text" at its "-"\'s column in a list of text: the empty item\'s error in our words, with the indent fix', async () => {
+    const r = await load({
+      [`${F}/ok.yml`]: 'label: ok\nmessage: hi\n',
+      [`${P}/a.yml`]: '- label: a\n  opening: hi\n  expect: { terminal: finish }\n  followUps:\n    - |\n    - Where is my order?\n      It was due Monday.\n    - ok\n',
+      [`${P}/b.yml`]: '- label: b\n  opening: hi\n  followUps: [x]\n  expect:\n    criteria:\n      - >-\n\n      - The agent apologises\n',
+    });
+    expect(errs(r)).toEqual([
+      `${P}/a.yml:6:5: line 6, the text of the | block of the "-" on line 5, is indented by 4 spaces, no deeper than the "-", so YAML reads the block as empty and line 6 as one more item of the list | indent the block's text deeper than the "-": by 6 spaces, so that line 6 reads\n          - Where is my order?\n  and each line of the text after it too\n  or, if line 6 is an item of its own, remove line 5`,
+      `${P}/b.yml:8:7: line 8, the text of the >- block of the "-" on line 6, is indented by 6 spaces, no deeper than the "-", so YAML reads the block as empty and line 8 as one more item of the list | indent the block's text deeper than the "-": by 8 spaces, so that line 8 reads\n            - The agent apologises\n  and each line of the text after it too\n  or, if line 8 is an item of its own, remove line 6`,
+    ]);
+    // A list whose items are mappings, or a mapping after the "-": the schema's words, as before.
+    const kept = await load({ [`${F}/a.yml`]: '- label: a\n  message: hi\n  assert:\n    - |\n    - contains: x\n' });
+    expect(errs(kept).map((e) => e.split(' | ')[0])).toEqual([`${F}/a.yml:4:7: fixture "a": assert[0] must be a mapping, found the string ""`]);
+  });
+
   it('leaves a key the item takes, or a misspelt one, after an empty block to the empty value\'s error and its own', async () => {
     const r = await load({ [`${F}/a.yml`]: 'label: a\nmessage: |\npersona: x\n', [`${F}/b.yml`]: 'label: b\nmessage: |\nasert: { contains: x }\n' });
     expect(errs(r).map((e) => e.split(' | ')[0])).toEqual([
@@ -582,5 +597,29 @@ describe('the text of a | or > block at its key\'s column, which YAML reads as k
       `${F}/b.yml:2:10: fixture "b": message is empty`,
       `${F}/b.yml:3:1: fixture "b": unknown key "asert"; allowed keys: label, message, persona, assert, repeat`,
     ]);
+  });
+});
+
+describe('a "-" alone, the item\'s keys at its column under a list at its key\'s column (fixtures:, -, label: a): valid YAML, an empty item and keys beside the list', () => {
+  it('is one error at the first key, its fix indenting the item\'s lines under the "-", not "must be a mapping" and an unknown key for each line', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n-\nlabel: a\nmessage: hi\nassert:\n  contains: x\n',
+      [`${F}/b.yml`]: 'fixtures:\n  - label: b\n    message: hi\n  - # the next\nlabel: c\n',
+      [`${P}/p.yml`]: 'personas:\n-\nlabel: p\nopening: hi\nexpect: { terminal: finish }\n',
+    });
+    expect(said(r.errors)).toEqual([
+      `${F}/a.yml:3:1: the "-" on line 2 has nothing after it, and line 3 under it is indented by no spaces, no deeper than the "-", so YAML reads the item as empty and line 3 as a key beside "fixtures" on line 1, not as part of the item | indent the item's lines deeper than the "-": by 2 spaces, so that line 3 reads\n      label: a\n  and move lines 4 to 6 right by 2 spaces too`,
+      `${F}/b.yml:5:1: the "-" on line 4 has nothing after it, and line 5 under it is indented by no spaces, no deeper than the "-", so YAML reads the item as empty and line 5 as a key beside "fixtures" on line 1, not as part of the item | indent the item's lines deeper than the "-": by 4 spaces, so that line 5 reads\n        label: c\n  or write it after the "-", so that line 4 reads\n      - label: c`,
+      `${P}/p.yml:3:1: the "-" on line 2 has nothing after it, and line 3 under it is indented by no spaces, no deeper than the "-", so YAML reads the item as empty and line 3 as a key beside "personas" on line 1, not as part of the item | indent the item's lines deeper than the "-": by 2 spaces, so that line 3 reads\n      label: p\n  and move lines 4 to 5 right by 2 spaces too`,
+    ]);
+    // The fix as written loads.
+    const fixed = await load({ [`${F}/a.yml`]: 'fixtures:\n-\n  label: a\n  message: hi\n  assert:\n    contains: x\n' });
+    expect(fixed.errors).toEqual([]);
+    expect(fixed.suite?.fixtures.map((f) => f.label)).toEqual(['a']);
+  });
+
+  it('leaves an empty item followed by a key the file takes to the empty item\'s own error', async () => {
+    const r = await load({ [`${F}/a.yml`]: 'fixtures:\n- label: a\n  message: hi\n-\n' });
+    expect(said(r.errors).map((e) => e.split(' | ')[0])).toEqual([`${F}/a.yml:4:1: fixture #2 must be a mapping with label and message, found an empty value (null)`]);
   });
 });

@@ -1,9 +1,20 @@
-// The last line of a fix that moves an item's "-": which of its next lines move with it; and the
-// words of a `|` or `>` block whose text is no deeper than its key. Its own module: the loader's fixes use it on every start, while the analysis of a refused file
+// The last line of a fix that moves an item's "-": which of its next lines move with it; the
+// words of a `|` or `>` block whose text is no deeper than its key; and a line's indentation. Its
+// own module: the loader's fixes use it on every start, while the analysis of a refused file
 // (syntax.ts, flow.ts) is loaded with the `yaml` package only when a file is refused
 // (docs/performance.md, "2026-12-07 (small hours)").
 
 import { plural, shownJson } from '../../words.js';
+
+/** The number of spaces a line starts with: its indentation (a tab is not one of them). */
+export function indentOf(line: string): number {
+  return (/^ */.exec(line) as RegExpExecArray)[0].length;
+}
+
+/** A line that is blank, or a comment alone. */
+export function isBlank(line: string): boolean {
+  return /^\s*(?:#.*)?$/.test(line);
+}
 
 /** A fix's last line naming the item's next lines (1-based, in order) to move as its "-" does; '' when none. */
 export function alsoMoved(next: readonly number[], shift: number, way: 'left' | 'right' = 'left'): string {
@@ -20,13 +31,73 @@ export function movedLines(named: string, shift: number, way: 'left' | 'right'):
  * `message: |`, then its text at the key's column or left of it (line `n`, `here`, indented by
  * `at`): YAML reads the block as empty, and line `n` as `readAs` (a key written wrong, when the
  * file is refused: syntax.ts; a key of its own, or one more item of a list, when it is not:
- * item-file.ts). The fix indents the text 2 spaces deeper than the key, at `keyIndent`.
+ * item-file.ts). The fix indents the text 2 spaces deeper than the key, at `keyIndent`. `key`: null
+ * for a list item's `- |` (the "-" at `keyIndent`).
  */
-export function blockTextWords(b: { n: number; here: string; at: number; header: number; key: string; keyIndent: number; indicator: string; readAs: string }): { message: string; fix: string } {
-  const key = shownJson(b.key);
+export function blockTextWords(b: { n: number; here: string; at: number; header: number; key: string | null; keyIndent: number; indicator: string; readAs: string }): { message: string; fix: string } {
+  const key = b.key === null ? 'the "-"' : shownJson(b.key);
   const deep = b.keyIndent + 2;
   return {
-    message: `line ${String(b.n)}, the text of the ${b.indicator} block of ${key} on line ${String(b.header)}, is indented by ${b.at === 0 ? 'no spaces' : plural(b.at, 'space', 'spaces')}, no deeper than ${key}, so YAML reads the block as empty and line ${String(b.n)} as ${b.readAs}`,
+    message: `line ${String(b.n)}, the text of the ${b.indicator} block of ${key} on line ${String(b.header)}, is indented by ${spacesWord(b.at)}, no deeper than ${key}, so YAML reads the block as empty and line ${String(b.n)} as ${b.readAs}`,
     fix: `indent the block's text deeper than ${key}: by ${plural(deep, 'space', 'spaces')}, so that line ${String(b.n)} reads\n    ${' '.repeat(deep)}${b.here.trimStart()}\n  and each line of the text after it too`,
   };
+}
+
+/** An indentation in words: "no spaces", "1 space", "4 spaces". */
+export function spacesWord(n: number): string {
+  return n === 0 ? 'no spaces' : plural(n, 'space', 'spaces');
+}
+
+/**
+ * A list item's "-" with nothing after it on line `from` (at `dash`, 0-based), and its lines
+ * `first` to `to` (the first indented by `at`) no deeper than it: the item is read as empty, and
+ * `readAs` says what YAML makes of line `first`. The fix indents the item's lines 2 spaces deeper
+ * than the "-" (keysMoved), or, when it is one line, writes it after the "-".
+ */
+export function emptyItemWords(lines: readonly string[], w: { from: number; first: number; to: number; at: number; dash: number; readAs: string }): { message: string; fix: string } {
+  const text = (lines[w.first - 1] as string).trimStart();
+  const deep = w.dash + 2;
+  const alone = w.to === w.first ? `\n  or write it after the "-", so that line ${String(w.from)} reads\n    ${' '.repeat(w.dash)}- ${text}` : '';
+  return {
+    message: `the "-" on line ${String(w.from)} has nothing after it, and line ${String(w.first)} under it is indented by ${spacesWord(w.at)}, no deeper than the "-", so YAML reads the item as empty and ${w.readAs}`,
+    fix: `indent the item's lines deeper than the "-": by ${plural(deep, 'space', 'spaces')}, so that line ${String(w.first)} reads\n    ${' '.repeat(deep)}${text}${keysMoved(lines, w.first, w.to, w.at, deep)}${alone}`,
+  };
+}
+
+/** A key with nothing after its `:` but a block's `|` or `>` or a comment: its value is on the lines under it. */
+const KEY_OPEN = /:[ \t]*(?:[|>][-+0-9]*)?[ \t]*(?:#.*)?$/;
+
+/**
+ * The item's lines after its first (`first`, at `at`) up to `to`, which move with it to `deep`: a
+ * key at the first's column moves there, one already there stays, and a line under a key (deeper
+ * than it, as the mapping of an `assert:`) keeps its place relative to its key. Every line that
+ * moves, moves by deep - at: the fix's last line naming them, '' when none.
+ */
+export function keysMoved(lines: readonly string[], first: number, to: number, at: number, deep: number): string {
+  const moving: number[] = [];
+  let key = at;
+  let shift = deep - at;
+  let open = KEY_OPEN.test(lines[first - 1] as string);
+  for (let k = first + 1; k <= to; k += 1) {
+    const line = lines[k - 1] as string;
+    if (isBlank(line)) continue;
+    const indent = indentOf(line);
+    // A key of the item: at the first line's column, or at the item's, and not under a key whose value is below it.
+    if ((indent === at || indent === deep) && !(open && indent > key)) {
+      key = indent;
+      shift = deep - indent;
+      open = KEY_OPEN.test(line);
+    }
+    if (shift !== 0) moving.push(k);
+  }
+  if (moving.length === 0) return '';
+  const runs: string[] = [];
+  for (let i = 0; i < moving.length; ) {
+    let j = i;
+    while (j + 1 < moving.length && (moving[j + 1] as number) === (moving[j] as number) + 1) j += 1;
+    runs.push(i === j ? `line ${String(moving[i])}` : `lines ${String(moving[i])} to ${String(moving[j])}`);
+    i = j + 1;
+  }
+  const named = runs.length === 1 ? runs[0] : `${runs.slice(0, -1).join(', ')} and ${runs[runs.length - 1] as string}`;
+  return movedLines(named as string, deep - at, 'right');
 }

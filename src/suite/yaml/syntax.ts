@@ -7,7 +7,7 @@ import { documentSource, type Position, type SourceFile, type YamlSyntaxError } 
 import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, scanFlow, unclosedFlow, withoutStrayCloser, type FlowIndentSlip, type FlowSlip } from './flow.js';
 import { splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
 
-import { alsoMoved, blockTextWords, movedLines } from './moved.js';
+import { alsoMoved, blockTextWords, emptyItemWords, indentOf, isBlank, spacesWord } from './moved.js';
 import { DUPLICATE_KEY_MESSAGE, onlyDuplicateKeys, SYNTAX_FIX } from './syntax-kinds.js';
 
 export { onlyDuplicateKeys, SYNTAX_FIX };
@@ -97,7 +97,7 @@ const NO_COLON_AFTER_KEY = /^(\s*(?:-\s+)?)([A-Za-z_][A-Za-z0-9_-]*)[ \t]+([^\s#
  * with no value ("Implicit map keys need to be followed by map values"). Said at that line with the
  * line as it should read; null when the line is a `key:` line or shows no such key.
  */
-function missingColon(src: SourceFile, n: number | null): ConfigIssue | null {
+function missingColonAt(src: SourceFile, n: number | null): ConfigIssue | null {
   const line = lineOf(src, n);
   if (n === null || line === null || KEY_LINE.test(line)) return null;
   // `assert` alone with its keys indented under it: the colon of a key whose value is below.
@@ -124,6 +124,56 @@ function missingColon(src: SourceFile, n: number | null): ConfigIssue | null {
     column: lead.length + 1,
     message: `invalid YAML: line ${String(n)} has no ":" after its key ${shownJson(key)}, so YAML cannot read ${shownJson(headOf(value, 60))} as its value`,
     fix: `write ": " after ${shownJson(key)}, so that line ${String(n)} reads\n    ${`${lead}${key}: ${rest}`.trimEnd()}`,
+  };
+}
+
+/**
+ * missingColonAt for line `n`, with every other line of the same mapping that has no ":" after its
+ * key either (`message hi`, then `assert x`): one issue at the first, naming each line with the line
+ * as it should read, whichever of them the parser says it at. The mapping's lines are those whose
+ * key is at the column of line `n`'s, up to a line left of it; a line deeper than it is a value's,
+ * and a key whose value may go on over lines (`[`, `{`, a quote) ends the search.
+ */
+function missingColon(src: SourceFile, n: number | null): ConfigIssue | null {
+  const here = missingColonAt(src, n);
+  if (here === null || n === null || here.column === null) return here;
+  const col = here.column - 1;
+  const keyColumn = (l: string): number => (/^ *(?:- +)?/.exec(l) as RegExpExecArray)[0].length;
+  /** Whether line `k` is in the mapping and lacks its ":" (true), is in it as a key that may be passed (false), or ends it (null). */
+  const step = (k: number): boolean | null => {
+    const text = lineOf(src, k) ?? '';
+    if (keyColumn(text) !== col) return null;
+    if (missingColonAt(src, k) !== null) return true;
+    const key = KEY_LINE.exec(text);
+    return key === null || /^[[{"']/.test(text.slice(key[0].length).trimStart()) ? null : false;
+  };
+  const lines: number[] = [n];
+  const total = src.text.split('\n').length;
+  for (const way of [-1, 1]) {
+    for (let k = n + way; k >= 1 && k <= total; k += way) {
+      const text = lineOf(src, k) ?? '';
+      if (isBlank(text) || indentOf(text) > col) continue;
+      // Above, the item's "- " line is the mapping's first; below, a line left of the column ends it.
+      if (indentOf(text) < col && (way === 1 || keyColumn(text) !== col)) break;
+      const lacks = step(k);
+      if (lacks === null) break;
+      if (lacks) lines.push(k);
+      if (indentOf(text) < col) break;
+    }
+  }
+  if (lines.length === 1) return here;
+  lines.sort((a, b) => a - b);
+  const each = lines.map((k) => missingColonAt(src, k) as ConfigIssue);
+  const reads = (i: ConfigIssue): string => i.fix.slice(i.fix.lastIndexOf(' reads\n') + ' reads\n'.length);
+  const keys = each.map((i) => /after its key ("(?:[^"\\]|\\.)*")/.exec(i.message)?.[1] ?? '');
+  const named = `${lines.slice(0, -1).join(', ')} and ${String(lines[lines.length - 1])}`;
+  const head = each[0] as ConfigIssue;
+  return {
+    file: src.file,
+    line: head.line,
+    column: head.column,
+    message: `invalid YAML: lines ${named} have no ":" after their keys (${keys.join(', ')}), so YAML cannot read them as keys and their values`,
+    fix: `write ":" after each key (and a space before its value), so that ${each.map((i, j) => `line ${String(lines[j])} reads\n${reads(i)}`).join('\n  and ')}`,
   };
 }
 
@@ -303,11 +353,6 @@ function deeperKey(src: SourceFile, line: number | null): { issue: ConfigIssue; 
 
 /** A line that starts a list item: its indentation and what follows the indentation. */
 const ITEM_LINE = /^( *)-(?:[ \t]|$)/;
-
-/** Blank or only a comment: no part of YAML's structure. */
-function isBlank(line: string): boolean {
-  return /^\s*(?:#.*)?$/.test(line);
-}
 
 /** A list item indented under the item above it, and the text its slip covers. */
 interface NestedItem {
@@ -1353,7 +1398,6 @@ function emptyDashItem(src: SourceFile, n: number): EmptyDashItem | null {
   const dash = EMPTY_DASH.exec(lines[from - 1] ?? '');
   if (dash === null) return null;
   const d = (dash[1] as string).length;
-  const indentOf = (l: string): number => (/^ */.exec(l)?.[0] ?? '').length;
   let first = from + 1;
   while (first <= lines.length && isBlank(lines[first - 1] as string)) first += 1;
   const text = lines[first - 1];
@@ -1374,66 +1418,26 @@ function emptyDashItem(src: SourceFile, n: number): EmptyDashItem | null {
   let last = to + 1;
   while (last <= lines.length && isBlank(lines[last - 1] as string)) last += 1;
   if (!ITEM_LINE.test(lines[last - 1] ?? '')) last = to;
-  const deep = d + 2;
   // `- |`: the block's text goes under it, never on the "-" line.
   const block = dash[2];
+  const at1 = { file: src.file, line: first, column: at + 1 };
+  if (block === undefined) {
+    const words = emptyItemWords(lines, { from, first, to, at, dash: d, readAs: `cannot read line ${String(first)} as part of it` });
+    return { from, to: last, issue: { ...at1, message: `invalid YAML: ${words.message}`, fix: words.fix } };
+  }
+  const deep = d + 2;
   const next = [];
   for (let k = first + 1; k <= to; k += 1) next.push(k);
-  const moved = block === undefined ? keysMoved(lines, first, to, at, deep) : alsoMoved(next.length > 1 ? [next[0] as number, next[next.length - 1] as number] : next, deep - at, 'right');
-  const alone = to === first && block === undefined ? `\n  or write it after the "-", so that line ${String(from)} reads\n    ${' '.repeat(d)}- ${text.trimStart()}` : '';
-  const indented = at === 0 ? 'no spaces' : plural(at, 'space', 'spaces');
+  const moved = alsoMoved(next.length > 1 ? [next[0] as number, next[next.length - 1] as number] : next, deep - at, 'right');
   return {
     from,
     to: last,
     issue: {
-      file: src.file,
-      line: first,
-      column: at + 1,
-      message:
-        block === undefined
-          ? `invalid YAML: the "-" on line ${String(from)} has nothing after it, and line ${String(first)} under it is indented by ${indented}, no deeper than the "-", so YAML reads the item as empty and cannot read line ${String(first)} as part of it`
-          : `invalid YAML: line ${String(first)}, the text of the ${block} block of the "-" on line ${String(from)}, is indented by ${indented}, no deeper than the "-", so YAML reads the block as empty and cannot read line ${String(first)} as part of it`,
-      fix: `indent ${block === undefined ? "the item's lines" : "the block's text"} deeper than the "-": by ${plural(deep, 'space', 'spaces')}, so that line ${String(first)} reads\n    ${' '.repeat(deep)}${text.trimStart()}${moved}${alone}`,
+      ...at1,
+      message: `invalid YAML: line ${String(first)}, the text of the ${block} block of the "-" on line ${String(from)}, is indented by ${spacesWord(at)}, no deeper than the "-", so YAML reads the block as empty and cannot read line ${String(first)} as part of it`,
+      fix: `indent the block's text deeper than the "-": by ${plural(deep, 'space', 'spaces')}, so that line ${String(first)} reads\n    ${' '.repeat(deep)}${text.trimStart()}${moved}`,
     },
   };
-}
-
-/** A key with nothing after its `:` but a block's `|` or `>` or a comment: its value is on the lines under it. */
-const KEY_OPEN = /:[ \t]*(?:[|>][-+0-9]*)?[ \t]*(?:#.*)?$/;
-
-/**
- * The item's lines after its first (`first`, at `at`) up to `to`, which move with it to `deep`: a
- * key at the first's column moves there, one already there stays, and a line under a key (deeper
- * than it, as the mapping of an `assert:`) keeps its place relative to its key. Every line that
- * moves, moves by deep - at: the fix's last line naming them, '' when none.
- */
-function keysMoved(lines: readonly string[], first: number, to: number, at: number, deep: number): string {
-  const moving: number[] = [];
-  let key = at;
-  let shift = deep - at;
-  let open = KEY_OPEN.test(lines[first - 1] as string);
-  for (let k = first + 1; k <= to; k += 1) {
-    const line = lines[k - 1] as string;
-    if (isBlank(line)) continue;
-    const indent = (/^ */.exec(line)?.[0] ?? '').length;
-    // A key of the item: at the first line's column, or at the item's, and not under a key whose value is below it.
-    if ((indent === at || indent === deep) && !(open && indent > key)) {
-      key = indent;
-      shift = deep - indent;
-      open = KEY_OPEN.test(line);
-    }
-    if (shift !== 0) moving.push(k);
-  }
-  if (moving.length === 0) return '';
-  const runs: string[] = [];
-  for (let i = 0; i < moving.length; ) {
-    let j = i;
-    while (j + 1 < moving.length && (moving[j + 1] as number) === (moving[j] as number) + 1) j += 1;
-    runs.push(i === j ? `line ${String(moving[i])}` : `lines ${String(moving[i])} to ${String(moving[j])}`);
-    i = j + 1;
-  }
-  const named = runs.length === 1 ? runs[0] : `${runs.slice(0, -1).join(', ')} and ${runs[runs.length - 1] as string}`;
-  return movedLines(named as string, deep - at, 'right');
 }
 
 /** A key and its value (or a list item's `- ` and its value): the text before the value, the value, and a comment after it. */
@@ -1825,7 +1829,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
     if (misplacedItem !== null && line === misplacedItem && isNestingError(err)) continue;
     const slip = slips.get(err.offset);
     if (slip !== undefined) {
-      if (err.code === 'MULTILINE_IMPLICIT_KEY' && !out.includes(slip)) out.push(slip);
+      if (err.code === 'MULTILINE_IMPLICIT_KEY') say(slip);
       if (err.code === 'MULTILINE_IMPLICIT_KEY' || err.code === 'BLOCK_AS_IMPLICIT_KEY') continue;
     }
     if (err.code === 'BLOCK_AS_IMPLICIT_KEY' || err.code === 'BLOCK_IN_FLOW') {
