@@ -103,9 +103,10 @@ describe('errors and retries', () => {
     }
   });
 
-  // The waits below are tiny where every try goes unanswered, and ample where a try must be answered in time.
+  // The waits below cut a try only once the fake holds it (heldDeadlines, test/github/helpers.ts): a real
+  // 20 ms passed on a loaded machine before a try reached the fake, which then recorded 2 tries of 3.
   it('a request GitHub never answers is given up after the wait, retried, then named with the wait and the fix', async () => {
-    h = await startHarness({ retries: 2, requestTimeoutMs: 20 });
+    h = await startHarness({ retries: 2, requestTimeoutMs: 20, heldDeadlines: true });
     h.gh.failNext({ method: 'GET', path: COMMENTS, status: 'hang', times: 3 });
     const error = await caught(h.api.listIssueComments(O, R, 5));
     expect(error).toMatchObject({ kind: 'network', status: null });
@@ -116,14 +117,14 @@ describe('errors and retries', () => {
   });
 
   it('a try GitHub never answers is retried, and the next answer is taken', async () => {
-    h = await startHarness({ retries: 1, requestTimeoutMs: 1500 });
+    h = await startHarness({ retries: 1, requestTimeoutMs: 1500, heldDeadlines: true });
     h.gh.addComments(O, R, 5, 1, { login: 'someone', type: 'User' });
     h.gh.failNext({ method: 'GET', path: COMMENTS, status: 'hang', times: 1 });
     expect((await h.api.listIssueComments(O, R, 5)).comments).toHaveLength(1);
   });
 
   it('an answer whose body stops coming is given up after the wait too, not read as empty', async () => {
-    h = await startHarness({ retries: 1, requestTimeoutMs: 20 });
+    h = await startHarness({ retries: 1, requestTimeoutMs: 20, heldDeadlines: true });
     h.gh.failNext({ method: 'GET', path: COMMENTS, status: 'stall', times: 2 });
     const error = await caught(h.api.listIssueComments(O, R, 5));
     expect(error).toMatchObject({ kind: 'network', status: null });
@@ -131,9 +132,7 @@ describe('errors and retries', () => {
   });
 
   it('a GraphQL request GitHub never answers is retried and then named the same way', async () => {
-    // Long enough for the fake to read each try's body and record it on a loaded machine (at 20 ms a
-    // try could be given up before it was recorded).
-    h = await startHarness({ retries: 1, requestTimeoutMs: 250 });
+    h = await startHarness({ retries: 1, requestTimeoutMs: 250, heldDeadlines: true });
     h.gh.failNext({ path: '/graphql', operation: 'agentReplayBranchHistory', status: 'hang', times: 2 });
     const error = await caught(h.api.getBranchHistory(`${O}/${R}`, 'feature', 5));
     expect(error).toMatchObject({ kind: 'network', status: null });

@@ -22,10 +22,35 @@ export interface Harness {
 }
 
 /**
- * `sleep` and `retryAfterBaseMs` for a test of the waits asked for: the waits are recorded by the
- * injected sleep, never slept.
+ * A fetch whose try is cut at its deadline (requestTimeoutMs) only once the fake holds it (a 'hang'
+ * or 'stall' fault): a real wait of a few ms, which a loaded machine lets pass before the try reached
+ * the fake (not recorded, or sent to the next fault) or before an answer came, cuts nothing else.
  */
-export async function startHarness(options: FakeGitHubOptions & { retries?: number; retryAfterBaseMs?: number; requestTimeoutMs?: number; sleep?: (ms: number) => Promise<void>; now?: () => number } = {}): Promise<Harness> {
+function heldDeadlines(gh: FakeGitHub): typeof fetch {
+  const waiting: (() => void)[] = [];
+  gh.onHeld = () => waiting.shift()?.();
+  return async (input, init) => {
+    const own = new AbortController();
+    let held = false;
+    const hold = (): void => {
+      held = true;
+      if (init?.signal?.aborted === true) own.abort(init.signal.reason);
+    };
+    waiting.push(hold);
+    init?.signal?.addEventListener('abort', () => void (held && own.abort(init.signal?.reason)), { once: true });
+    try {
+      return await fetch(input, { ...init, signal: own.signal });
+    } finally {
+      if (waiting.includes(hold)) waiting.splice(waiting.indexOf(hold), 1);
+    }
+  };
+}
+
+/**
+ * `sleep` and `retryAfterBaseMs` for a test of the waits asked for: the waits are recorded by the
+ * injected sleep, never slept. `heldDeadlines`: a try's deadline cuts it only once the fake holds it.
+ */
+export async function startHarness(options: FakeGitHubOptions & { retries?: number; retryAfterBaseMs?: number; requestTimeoutMs?: number; heldDeadlines?: boolean; sleep?: (ms: number) => Promise<void>; now?: () => number } = {}): Promise<Harness> {
   const gh = await startFakeGitHub(options);
   const logs: string[] = [];
   const log: OctokitLog = {
@@ -45,6 +70,7 @@ export async function startHarness(options: FakeGitHubOptions & { retries?: numb
     ...(options.sleep ? { sleep: options.sleep } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.heldDeadlines === true ? { fetch: heldDeadlines(gh) } : {}),
   });
   return { gh, api, logs };
 }

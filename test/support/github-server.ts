@@ -299,6 +299,8 @@ export class FakeGitHub {
   graphqlViewerLogin: string | null;
   /** The most items a list page holds, whatever per_page asks (GitHub's cap is 100): lower, bounds are reached cheaply. */
   maxPerPage = 100;
+  /** Told of each request a 'hang' or 'stall' fault holds, once it holds it (test/github/helpers.ts, heldDeadlines). */
+  onHeld: (() => void) | null = null;
 
   private server: Server | null = null;
   private origin = '';
@@ -677,11 +679,11 @@ export class FakeGitHub {
       res.socket?.destroy();
       return;
     }
-    if (fault.status === 'hang') return; // held open, unanswered, until close()
+    if (fault.status === 'hang') return void this.onHeld?.(); // held open, unanswered, until close()
     if (fault.status === 'stall') {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
       res.write('[{"id":');
-      return;
+      return void this.onHeld?.();
     }
     send(res, {
       status: fault.status,

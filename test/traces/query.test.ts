@@ -9,6 +9,7 @@ import { readTurnSpans } from '../../src/traces/map.js';
 import { createQuerySource, TraceStoreError, type PollClock, type QuerySourceOptions } from '../../src/traces/query.js';
 import { networkFrom } from '../../src/http/network.js';
 import type { SpanSource } from '../../src/types.js';
+import { bodyBegun, heldTimeout } from '../support/held-timeout.js';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const SENT = '00f067aa0ba902b7';
@@ -703,7 +704,10 @@ describe('a store that answers slowly', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     servers.push(server);
     const url = `http://127.0.0.1:${String((server.address() as AddressInfo).port)}`;
-    const src = createQuerySource({ kind: 'tempo', url, apiKey: null, waitMs: 200, graceMs: 50 });
+    // The cut-off fired once the client has the body's first byte (its status kept), not a real 250 ms
+    // that a loaded machine could let pass before the headers came ("no answer" then).
+    const cut = heldTimeout();
+    const src = createQuerySource({ kind: 'tempo', url, apiKey: null, waitMs: 200, graceMs: 50, timer: cut.timer, network: bodyBegun(cut.fire) });
     sources.push(src);
     // Nothing answered before the cut-off: the store's failure, with how far the request got, not a turn without spans.
     await expect(src.collect(TRACE, SENT)).rejects.toThrow(
@@ -732,18 +736,24 @@ describe('a store that answers slowly', () => {
 
   it('a store cut off before it answered names the step, in the agent client\'s words: no connection opened, or no answer', async () => {
     // Takes the TCP connection and says nothing: https:// never finishes its TLS handshake, http:// is never answered.
+    // The cut-off fired once the store has the client's first bytes (its TLS hello, its request), not a
+    // real 100 ms that a loaded machine could let pass before the connection opened ("no connection" for http:// too).
+    const cut = heldTimeout();
     const sockets: Socket[] = [];
-    const silent = createNetServer((socket) => void sockets.push(socket));
+    const silent = createNetServer((socket) => {
+      sockets.push(socket);
+      socket.once('data', cut.fire);
+    });
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const port = String((silent.address() as AddressInfo).port);
     try {
       // A connect timeout far past the cut-off: the cut-off is what ends the request.
-      const tls = createQuerySource({ kind: 'tempo', url: `https://127.0.0.1:${port}`, apiKey: null, waitMs: 50, graceMs: 50, connectTimeoutMs: 60_000, clock: clock() });
+      const tls = createQuerySource({ kind: 'tempo', url: `https://127.0.0.1:${port}`, apiKey: null, waitMs: 50, graceMs: 50, connectTimeoutMs: 60_000, clock: clock(), timer: cut.timer });
       sources.push(tls);
       await expect(tls.collect(TRACE, SENT)).rejects.toThrow(
         `GET https://127.0.0.1:${port}/api/v2/traces/${TRACE} failed: no connection to the store opened within traces.waitMs (50 ms) and 50 ms more (the cut-off of each request)`,
       );
-      const plain = createQuerySource({ kind: 'jaeger', url: `http://127.0.0.1:${port}`, apiKey: null, waitMs: 50, graceMs: 50, clock: clock() });
+      const plain = createQuerySource({ kind: 'jaeger', url: `http://127.0.0.1:${port}`, apiKey: null, waitMs: 50, graceMs: 50, connectTimeoutMs: 60_000, clock: clock(), timer: cut.timer });
       sources.push(plain);
       await expect(plain.collect(TRACE, SENT)).rejects.toThrow(
         `GET http://127.0.0.1:${port}/api/v3/traces/${TRACE} failed: no answer from the store within traces.waitMs (50 ms) and 50 ms more (the cut-off of each request)`,
