@@ -188,6 +188,15 @@ export function terminalCall(tool: string, input: string): string {
 }
 
 /**
+ * terminalLine for a value shown as JSON (probe's off-track signals, shownJson's), isolated whole
+ * left to right as isolatedJson isolates a call's input, not run by run: two values in Hebrew
+ * joined by "; " were one right-to-left run, drawn in the other order, their quotes turned.
+ */
+export function terminalJson(json: string): string {
+  return isolatedJson(terminalOneLine(json));
+}
+
+/**
  * A tool call on one line, its name, a space and its input (each one line, escaped as its surface
  * escapes text): a name with right-to-left text in one isolate by its first strong character, as a
  * run of it is, and an input with right-to-left text in one left-to-right isolate (U+2066 ...
