@@ -275,6 +275,20 @@ const FSI = '\u2068';
 const LRI = '\u2066';
 const PDI = '\u2069';
 
+/**
+ * Whether the first strong character of `text` (a letter, a right-to-left mark) is right-to-left,
+ * inside an isolate too: a browser sets an element of dir="auto" (GitHub's paragraphs, lists and
+ * code blocks) by it, and does not skip what an isolate holds.
+ */
+export function startsRightToLeft(text: string): boolean {
+  if (!hasRightToLeft(text)) return false;
+  for (const c of text) {
+    if (RIGHT_TO_LEFT.test(c)) return true;
+    if (c === '\u200e' || LEFT_TO_RIGHT().test(c)) return false;
+  }
+  return false;
+}
+
 /** Whether `text` holds a right-to-left character or mark (isolateRightToLeft isolates its runs). */
 export function hasRightToLeft(text: string): boolean {
   return RIGHT_TO_LEFT.test(text);

@@ -112,6 +112,26 @@ describe('right-to-left text in inline markdown and HTML', () => {
   });
 });
 
+describe("a diff's code block under GitHub's dir=\"auto\"", () => {
+  /** The lines of the comment's first ```diff block. */
+  const diffLines = (md: string): string[] => {
+    const lines = md.split('\n');
+    const at = lines.indexOf('```diff');
+    return lines.slice(at + 1, lines.indexOf('```', at));
+  };
+
+  it('starts a block whose first words are right-to-left with a left-to-right mark after its sign, so it is drawn left to right; other blocks as they were', () => {
+    // GitHub sets the block's direction by its first strong character: without the mark, a Hebrew reply's diff was right to left, "Shipping ⟦is free⟧." drawn ".Shipping ⟦is free⟧ -".
+    const hebrew = renderComment(run([differing('משלוח', 'המשלוח לוקח 3 ימים. Shipping is free.', 'המשלוח לוקח 5 ימים. Shipping costs 5 USD.', { value: 'changed', by: 'judge', detail: 'says 5', score: 0.2 })]), ctx);
+    expect(diffLines(hebrew)).toEqual(['- \u200eהמשלוח לוקח ⟦3⟧ ימים.', '+ המשלוח לוקח ⟦5⟧ ימים.', '- Shipping ⟦is free⟧.', '+ Shipping ⟦costs 5 USD⟧.']);
+    // A block whose first words are left-to-right, or with no right-to-left text, is as it was.
+    const english = renderComment(run([differing('shipping', 'Shipping is free. המשלוח לוקח 3 ימים.', 'Shipping costs 5 USD. המשלוח לוקח 3 ימים.', { value: 'changed', by: 'judge', detail: 'says 5', score: 0.2 })]), ctx);
+    expect(diffLines(english).join('\n')).not.toContain('\u200e');
+    const plain = renderComment(run([differing('refund', 'Refunds within 30 days.', 'Refunds within 14 days.', { value: 'changed', by: 'judge', detail: 'says 14', score: 0.2 })]), ctx);
+    expect(diffLines(plain)).toEqual(['- Refunds within ⟦30⟧ days.', '+ Refunds within ⟦14⟧ days.']);
+  });
+});
+
 describe("right-to-left text in a script's section of the comment", () => {
   it("isolates a tool call's name, input and output apart in a script's transcript block, as the comment's code span of a call does", () => {
     const calls = [toolCall('بحث', { מזהה: 12 }, { x: 'שלום' }), toolCall('find_order', { id: '1' }, { ok: true })];
