@@ -89,6 +89,21 @@ describe('right-to-left text in inline markdown and HTML', () => {
     expect(isolateRightToLeft('שלום 30 · 3/5')).toBe(`${FSI}שלום 30${PDI} · 3/5`);
   });
 
+  it('keeps a bracket left open right after a run, and its numbers, inside its isolate: a browser draws them with the run (checked by screenshot)', () => {
+    // Unisolated, "שלום (12 users" shows "12) שלום users"; isolated apart, it showed "שלום (12 users".
+    expect(isolateRightToLeft('says שלום (12 users')).toBe(`says ${FSI}שלום (12${PDI} users`);
+    expect(escapeInline('says שלום (12, 34 users · 3/5')).toBe(`says ${FSI}שלום \\(12, 34${PDI} users · 3/5`);
+    expect(escapeInline('says שלום [12 users')).toBe(`says ${FSI}שלום \\[12${PDI} users`);
+    expect(terminalLine('שלום (12')).toBe(`${FSI}שלום (12${PDI}`);
+    // Closed later, even past another pair, the bracket is the line's (a pair): outside, as before.
+    expect(isolateRightToLeft('says שלום (12 users) ok')).toBe(`says ${FSI}שלום${PDI} (12 users) ok`);
+    expect(isolateRightToLeft('שלום (12 a (b) c) d')).toBe(`${FSI}שלום${PDI} (12 a (b) c) d`);
+    expect(isolateRightToLeft('שלום (12 a (b) c')).toBe(`${FSI}שלום (12${PDI} a (b) c`);
+    // With no number after it, a bracket is drawn alike either way: outside. A bracket before the run, left open, too.
+    expect(isolateRightToLeft('says שלום ( users')).toBe(`says ${FSI}שלום${PDI} ( users`);
+    expect(isolateRightToLeft('says (שלום 12 users')).toBe(`says (${FSI}שלום 12${PDI} users`);
+  });
+
   it("drops the text's own isolates and overrides, so that none closes the isolate early; a right-to-left mark is isolated too", () => {
     expect(escapeInline(`שלום${PDI}\u202e evil`)).toBe(`${FSI}שלום${PDI} evil`);
     expect(escapeInline('\u200fname')).toBe(`${FSI}\u200f${PDI}name`);
