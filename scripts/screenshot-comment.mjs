@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Shows a rendered PR comment the way a reviewer sees it: markdown -> HTML with cmark-gfm (GitHub's
 // own parser), wrapped in GitHub-like CSS (diff blocks coloured; long words broken and wide tables
-// scrolled as GitHub's markdown-body does), screenshotted by headless Chromium.
+// scrolled as GitHub's markdown-body does; dir="auto" where GitHub sets it: withAutoDirection),
+// screenshotted by headless Chromium.
 //
 //   node scripts/screenshot-comment.mjs test/golden/mixed.comment.md /tmp/mixed.png [--open] [--width 1000] [--height 3000]
 //
@@ -71,6 +72,21 @@ export function screenshotProblem(path) {
   return undefined;
 }
 
+/**
+ * `html` (cmark-gfm's, diff blocks already `<pre class="diff">`) with dir="auto" where GitHub's
+ * rendering of a comment has it: on each paragraph, list, heading and raw `<div>`, and on the box
+ * around a code block of a highlighted language (```diff), as pages saved from github.com show
+ * (`<p dir="auto">`, `<ul dir="auto">`, `<div class="markdown-heading" dir="auto"><h3 dir="auto">`,
+ * `<div class="highlight highlight-source-diff ..." dir="auto"><pre>`). Each such element takes the
+ * direction of its first strong character: a line that starts with right-to-left text is drawn right
+ * to left. An element that names its own direction keeps it.
+ */
+export function withAutoDirection(html) {
+  return html
+    .replace(/<(p|ul|ol|h[1-6]|div)(?=[\s>])(?![^>]*\sdir=)/g, '<$1 dir="auto"')
+    .replace(/<pre class="diff">([\s\S]*?)<\/pre>/g, '<div class="highlight" dir="auto"><pre class="diff">$1</pre></div>');
+}
+
 function main() {
   const args = process.argv.slice(2);
   const flag = (name, fallback) => {
@@ -99,6 +115,7 @@ function main() {
     });
     return `<pre class="diff"><code>${lines.join('\n')}</code></pre>`;
   });
+  body = withAutoDirection(body);
   if (open) body = body.replace(/<details>/g, '<details open>');
 
   const css = `

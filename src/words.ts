@@ -188,6 +188,15 @@ export function terminalCall(tool: string, input: string): string {
 }
 
 /**
+ * terminalLine for a value shown as JSON (probe's off-track signals, shownJson's), isolated whole
+ * left to right as isolatedJson isolates a call's input, not run by run: two values in Hebrew
+ * joined by "; " were one right-to-left run, drawn in the other order, their quotes turned.
+ */
+export function terminalJson(json: string): string {
+  return isolatedJson(terminalOneLine(json));
+}
+
+/**
  * A tool call on one line, its name, a space and its input (each one line, escaped as its surface
  * escapes text): a name with right-to-left text in one isolate by its first strong character, as a
  * run of it is, and an input with right-to-left text in one left-to-right isolate (U+2066 ...
@@ -262,9 +271,29 @@ const NUMBER_SOURCE = String.raw`\p{N}+(?:[.,:/\u066B\u066C]\p{N}+)*`;
 const NUMBERS_SOURCE = String.raw`${NUMBER_SOURCE}(?:[,;\u060C\u061B]?\s*${NUMBER_SOURCE})*`;
 // Each colon and bracket with the backslash markdown escapes it with or none (report/escape.ts).
 const NUMBERS_AFTER = unicodePattern(String.raw`^(?:\\?:)?\s*(?:${NUMBERS_SOURCE}|\\?\(\s*${NUMBERS_SOURCE}\s*\\?\)|\\?\[\s*${NUMBERS_SOURCE}\s*\\?\])`, 'u');
+/**
+ * An opening bracket and numbers right after a run, the bracket closed nowhere after ("שלום (12
+ * users"): a browser draws the unpaired bracket with the run and its numbers (N1, W7), "12) שלום";
+ * isolated apart, it drew "שלום (12". Closed later ("שלום (12 users)"), the pair is the line's (N0): outside.
+ */
+const OPEN_NUMBERS_AFTER = unicodePattern(String.raw`^(?:\\?:)?\s*\\?([(\[])\s*${NUMBERS_SOURCE}`, 'u');
 const FSI = '\u2068';
 const LRI = '\u2066';
 const PDI = '\u2069';
+
+/**
+ * Whether the first strong character of `text` (a letter, a right-to-left mark) is right-to-left,
+ * inside an isolate too: a browser sets an element of dir="auto" (GitHub's paragraphs, lists and
+ * code blocks) by it, and does not skip what an isolate holds.
+ */
+export function startsRightToLeft(text: string): boolean {
+  if (!hasRightToLeft(text)) return false;
+  for (const c of text) {
+    if (RIGHT_TO_LEFT.test(c)) return true;
+    if (c === '\u200e' || LEFT_TO_RIGHT().test(c)) return false;
+  }
+  return false;
+}
 
 /** Whether `text` holds a right-to-left character or mark (isolateRightToLeft isolates its runs). */
 export function hasRightToLeft(text: string): boolean {
@@ -300,11 +329,34 @@ export function isolateRightToLeft(text: string): string {
     let j = i + 1;
     for (; j < chars.length && !(ltr[j] as boolean); j++) if (rtl[j] as boolean) last = j;
     const tail = chars.slice(last + 1, j).join('');
-    const end = j === chars.length && NUMBER_TAIL().test(tail) ? j : last + 1 + Array.from(NUMBERS_AFTER().exec(tail)?.[0] ?? '').length;
+    const end = j === chars.length && NUMBER_TAIL().test(tail) ? j : last + 1 + Array.from(numbersAfter(tail, chars, last + 1)).length;
     out += FSI + chars.slice(i, end).join('') + PDI;
     i = end;
   }
   return out;
+}
+
+/**
+ * The numbers right after a run that are its (NUMBERS_AFTER), or an opening bracket and numbers
+ * left open (OPEN_NUMBERS_AFTER): `tail` is what follows the run, at `from` in `chars`.
+ */
+function numbersAfter(tail: string, chars: readonly string[], from: number): string {
+  const closed = NUMBERS_AFTER().exec(tail)?.[0];
+  if (closed !== undefined) return closed;
+  const open = OPEN_NUMBERS_AFTER().exec(tail);
+  if (open === null) return '';
+  return closedAfter(chars, from + Array.from(open[0]).length, open[1] as string) ? '' : open[0];
+}
+
+/** Does a bracket `open` ("(" or "[") find its closing one in `chars` from `from` on, brackets of its kind nested between? */
+function closedAfter(chars: readonly string[], from: number, open: string): boolean {
+  const close = open === '(' ? ')' : ']';
+  let depth = 0;
+  for (let i = from; i < chars.length; i++) {
+    if (chars[i] === open) depth++;
+    else if (chars[i] === close && depth-- === 0) return true;
+  }
+  return false;
 }
 
 /** normalizeBlock for a terminal: newlines normalized to `\n`, controls shown escaped. */

@@ -15,6 +15,7 @@ import { plural, shownShellWord, thousands } from '../words.js';
 import { hideEndpointTokens } from '../endpoint.js';
 import { docsUrl } from '../version.js';
 import { cliWords, cliWordsOf } from '../report/terminal.js';
+import { criterionShown } from '../report/persona.js';
 import { NEW_CONFIG_NAME } from '../suite/config-names.js';
 import { CALL_FAILED_HINT, causeLine, JUDGE_CUT_HINT, judgeFixes, JUDGE_NO_SCORE_HINT, judgeReasonCause, PANEL_CUT_HINT } from '../evaluate/index.js';
 import { mostShared, sharedLine } from '../report/cause-details.js';
@@ -25,8 +26,6 @@ type Criterion = Calibration['criteria'][number];
 type Item = Criterion['items'][number];
 
 const CRITERION_WIDTH = 48;
-/** The most characters of a criterion the markdown form shows (criterionCell). */
-const CRITERION_CELL = 160;
 
 /**
  * `n` to `decimals` places, its half rounded up as written: 0.305 to two is 0.31, a median of
@@ -558,11 +557,11 @@ function cell(text: string): string {
 
 /**
  * A criterion in the markdown form, cut (with "…") as the run's report cuts a script's criterion
- * (report/persona.ts, CELL.expected): a criterion is the suite's text, of any length, and this
- * markdown goes to a job summary, which GitHub drops whole over its limit.
+ * (report/persona.ts criterionShown, the one limit, as JUnit's): a criterion is the suite's text, of
+ * any length, and this markdown goes to a job summary, which GitHub drops whole over its limit.
  */
 function criterionCell(text: string): string {
-  return cell(clip(text, CRITERION_CELL));
+  return cell(criterionShown(text));
 }
 
 /**

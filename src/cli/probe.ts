@@ -29,7 +29,7 @@ import { createConfiguredJudge } from '../judge/index.js';
 import { NO_BASELINES, replay } from '../replay/index.js';
 import { makeRedactor } from '../secrets.js';
 import { TOOL } from '../version.js';
-import { durationText, shownJson, shownShellWord } from '../words.js';
+import { durationText, shownJson, shownShellWord, terminalJson } from '../words.js';
 import { EXIT, UserError } from '../errors.js';
 import { createFileExclusively } from '../fs-safe.js';
 import { isValidLabel, LABEL_RULE, loadSuite, loadSuiteConfig, noAgentUrlIssue, type ConfigOverrides } from '../suite/index.js';
@@ -178,8 +178,9 @@ export interface ProbeResult {
 
 const ANSI = { reset: '\u001b[0m', bold: '\u001b[1m', red: '\u001b[31m', green: '\u001b[32m', grey: '\u001b[90m' } as const;
 
+/** The off-track signals (each JSON, shownJson's), each isolated whole as JSON (terminalJson), `; ` between. */
 function signals(list: readonly string[]): string {
-  return list.length === 0 ? 'none' : list.map((s) => terminalLine(s)).join('; ');
+  return list.length === 0 ? 'none' : list.map((s) => terminalJson(s)).join('; ');
 }
 
 /**

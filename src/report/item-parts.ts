@@ -16,6 +16,7 @@ import { meaningWords } from '../evaluate/changes.js';
 import type { Profile } from './profile.js';
 import { CONTINUATION, NBSP, wrapBlock } from './wrap.js';
 import { jsonText } from '../assertions/format.js';
+import { startsRightToLeft } from '../words.js';
 
 /** Detail of an item shown in full: everything, without the full replies, or its line only. */
 export type Level = 'full' | 'diff' | 'brief';
@@ -218,7 +219,22 @@ export function diffBlock(baseline: string, reply: string, p: Profile, words: { 
   }
   const text = memoDiff(p, baseline, reply);
   if (text === null) return '_The replies differ only in characters that are not shown (control characters)._';
-  return `${words.title}${inParens(legend(text, words.sides))}:\n\n${fencedBlock(text, 'diff')}`;
+  return `${words.title}${inParens(legend(text, words.sides))}:\n\n${diffFence(text)}`;
+}
+
+/** The left-to-right mark: a strong left-to-right character no one sees. */
+const LRM = '\u200e';
+
+/**
+ * A diff's code block, left to right: GitHub sets a code block's direction by its first strong
+ * character (dir="auto"), so a diff whose first line's words are right-to-left (a Hebrew reply) was
+ * drawn right to left, its signs on the right and an English line's stop before it. Such a block
+ * has a left-to-right mark after its first line's sign (the sign stays first: GitHub colours the
+ * line by it); any other block is as it was.
+ */
+function diffFence(text: string): string {
+  const body = normalizeBlock(text);
+  return fencedBlock(startsRightToLeft(body) ? body.replace(/^(?:[-+ ] )?/, (sign) => `${sign}${LRM}`) : body, 'diff', true);
 }
 
 /**
@@ -233,7 +249,7 @@ export function messageDiffBlock(title: string, then: string, now: string): stri
   }
   const text = diffText(a, b);
   if (text === null) return `${title}: _the messages differ only in characters that are not shown (control characters)._`;
-  return `${title}${inParens(legend(text, '`-` the message the baseline answered, `+` the message now'))}:\n\n${fencedBlock(text, 'diff')}`;
+  return `${title}${inParens(legend(text, '`-` the message the baseline answered, `+` the message now'))}:\n\n${diffFence(text)}`;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -21,11 +21,19 @@ function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
 }
 
-/** Where to cut `text` so the first part is at most `max` units: after the last space, else hard. */
+/**
+ * Where to cut `text` so the first part is at most `max` units, but for spaces at its end (the line
+ * drops them): after the last space, and after the spaces that follow it (a run of them across the
+ * cut started the next line "↪  tail"), else hard.
+ */
 function cutAt(text: string, max: number): number {
   if (text.length <= max) return text.length;
   const space = text.lastIndexOf(' ', max);
-  if (space > max / 3) return space + 1;
+  if (space > max / 3) {
+    let cut = space + 1;
+    while (text.charCodeAt(cut) === 32) cut++;
+    return cut;
+  }
   let end = max;
   if (isHighSurrogate(text.charCodeAt(end - 1))) end--;
   return Math.max(end, 1);
@@ -125,6 +133,12 @@ export function wrapLine(text: string, width = CODE_WIDTH, first = '', next = ''
     if (open && rest.startsWith(MARK_CLOSE)) {
       rest = rest.slice(1);
       open = false;
+    }
+    // Spaces after what closed at a hard cut are the wrap's, as a cut at a space drops them: the next
+    // line starts "↪ tail", not "↪  tail".
+    if (rest.startsWith(' ')) {
+      rest = rest.replace(/^ +/, '');
+      if (rest === '') return lines;
     }
   }
 }

@@ -180,6 +180,22 @@ describe('agent-replay probe: what it prints', () => {
   });
 });
 
+describe('agent-replay probe: right-to-left off-track signals', () => {
+  it('isolates each signal whole as the JSON it is, not run by run: two Hebrew signals keep their order, an object its braces', async () => {
+    const agent = await serve((req) => {
+      const body = (req.json ?? {}) as Record<string, unknown>;
+      if (body.start === true) return { json: { reply: 'Welcome!', route: null, offTrack: [{ 'שם': 'طلب 30' }] } };
+      return { json: { reply: 'ok', route: { conversation: 'c', stage: 's' }, offTrack: ['שלום', 'עוד', 'x'] } };
+    });
+    const r = await cli(['probe', 'hi'], await project(agent.url));
+    expect(r.code, r.stderr).toBe(0);
+    const [L, F, P] = ['\u2066', '\u2068', '\u2069'];
+    // Run by run, `"שלום"; "עוד"` was one right-to-left run from שלום to עוד: drawn "עוד" ;"שלום".
+    expect(r.stdout).toContain(`  off-track    ${L}"${F}שלום${P}"${P}; ${L}"${F}עוד${P}"${P}; "x"\n`);
+    expect(r.stdout).toContain(`    off-track  ${L}{"${F}שם${P}":"${F}طلب 30${P}"}${P}\n`);
+  });
+});
+
 describe('agent-replay probe: assertions and exit status', () => {
   it('contains: pass exits 0, fail exits 1, each with the detail line', async () => {
     const agent = await serve(routed);

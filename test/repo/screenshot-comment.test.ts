@@ -7,10 +7,19 @@ import { spawn } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { outputProblem, screenshotProblem, withoutDbusNoise } from '../../scripts/screenshot-comment.mjs';
+import { outputProblem, screenshotProblem, withAutoDirection, withoutDbusNoise } from '../../scripts/screenshot-comment.mjs';
 import { CHROMIUM, SKIP_BROWSER_TESTS } from '../support/browser.js';
 import { endWithTest } from '../support/children.js';
 import { tempDir } from '../support/temp.js';
+
+describe('scripts/screenshot-comment.mjs, withAutoDirection', () => {
+  it('sets dir="auto" where GitHub does: paragraphs, lists, headings, raw divs and the box of a diff block; a direction of its own is kept', () => {
+    const html = '<h3>T</h3>\n<p>a</p>\n<ul>\n<li>x</li>\n</ul>\n<ol start="2">\n<li>y</li>\n</ol>\n<div dir="rtl">k</div>\n<pre class="diff"><code>- x</code></pre>\n<pre><code>y</code></pre>\n<details><summary>s</summary></details>';
+    expect(withAutoDirection(html)).toBe(
+      '<h3 dir="auto">T</h3>\n<p dir="auto">a</p>\n<ul dir="auto">\n<li>x</li>\n</ul>\n<ol dir="auto" start="2">\n<li>y</li>\n</ol>\n<div dir="rtl">k</div>\n<div class="highlight" dir="auto"><pre class="diff"><code>- x</code></pre></div>\n<pre><code>y</code></pre>\n<details><summary>s</summary></details>',
+    );
+  });
+});
 
 describe('scripts/screenshot-comment.mjs, withoutDbusNoise', () => {
   it("leaves out Chromium's D-Bus lines and keeps the others, in order", () => {

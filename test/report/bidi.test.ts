@@ -89,6 +89,21 @@ describe('right-to-left text in inline markdown and HTML', () => {
     expect(isolateRightToLeft('שלום 30 · 3/5')).toBe(`${FSI}שלום 30${PDI} · 3/5`);
   });
 
+  it('keeps a bracket left open right after a run, and its numbers, inside its isolate: a browser draws them with the run (checked by screenshot)', () => {
+    // Unisolated, "שלום (12 users" shows "12) שלום users"; isolated apart, it showed "שלום (12 users".
+    expect(isolateRightToLeft('says שלום (12 users')).toBe(`says ${FSI}שלום (12${PDI} users`);
+    expect(escapeInline('says שלום (12, 34 users · 3/5')).toBe(`says ${FSI}שלום \\(12, 34${PDI} users · 3/5`);
+    expect(escapeInline('says שלום [12 users')).toBe(`says ${FSI}שלום \\[12${PDI} users`);
+    expect(terminalLine('שלום (12')).toBe(`${FSI}שלום (12${PDI}`);
+    // Closed later, even past another pair, the bracket is the line's (a pair): outside, as before.
+    expect(isolateRightToLeft('says שלום (12 users) ok')).toBe(`says ${FSI}שלום${PDI} (12 users) ok`);
+    expect(isolateRightToLeft('שלום (12 a (b) c) d')).toBe(`${FSI}שלום${PDI} (12 a (b) c) d`);
+    expect(isolateRightToLeft('שלום (12 a (b) c')).toBe(`${FSI}שלום (12${PDI} a (b) c`);
+    // With no number after it, a bracket is drawn alike either way: outside. A bracket before the run, left open, too.
+    expect(isolateRightToLeft('says שלום ( users')).toBe(`says ${FSI}שלום${PDI} ( users`);
+    expect(isolateRightToLeft('says (שלום 12 users')).toBe(`says (${FSI}שלום 12${PDI} users`);
+  });
+
   it("drops the text's own isolates and overrides, so that none closes the isolate early; a right-to-left mark is isolated too", () => {
     expect(escapeInline(`שלום${PDI}\u202e evil`)).toBe(`${FSI}שלום${PDI} evil`);
     expect(escapeInline('\u200fname')).toBe(`${FSI}\u200f${PDI}name`);
@@ -109,6 +124,26 @@ describe('right-to-left text in inline markdown and HTML', () => {
     expect(checked.length).toBeGreaterThanOrEqual(3);
     for (const line of checked) expect([line, RTL.test(outsideIsolates(line))]).toEqual([line, false]);
     expect(md).not.toContain('\u202e');
+  });
+});
+
+describe("a diff's code block under GitHub's dir=\"auto\"", () => {
+  /** The lines of the comment's first ```diff block. */
+  const diffLines = (md: string): string[] => {
+    const lines = md.split('\n');
+    const at = lines.indexOf('```diff');
+    return lines.slice(at + 1, lines.indexOf('```', at));
+  };
+
+  it('starts a block whose first words are right-to-left with a left-to-right mark after its sign, so it is drawn left to right; other blocks as they were', () => {
+    // GitHub sets the block's direction by its first strong character: without the mark, a Hebrew reply's diff was right to left, "Shipping ⟦is free⟧." drawn ".Shipping ⟦is free⟧ -".
+    const hebrew = renderComment(run([differing('משלוח', 'המשלוח לוקח 3 ימים. Shipping is free.', 'המשלוח לוקח 5 ימים. Shipping costs 5 USD.', { value: 'changed', by: 'judge', detail: 'says 5', score: 0.2 })]), ctx);
+    expect(diffLines(hebrew)).toEqual(['- \u200eהמשלוח לוקח ⟦3⟧ ימים.', '+ המשלוח לוקח ⟦5⟧ ימים.', '- Shipping ⟦is free⟧.', '+ Shipping ⟦costs 5 USD⟧.']);
+    // A block whose first words are left-to-right, or with no right-to-left text, is as it was.
+    const english = renderComment(run([differing('shipping', 'Shipping is free. המשלוח לוקח 3 ימים.', 'Shipping costs 5 USD. המשלוח לוקח 3 ימים.', { value: 'changed', by: 'judge', detail: 'says 5', score: 0.2 })]), ctx);
+    expect(diffLines(english).join('\n')).not.toContain('\u200e');
+    const plain = renderComment(run([differing('refund', 'Refunds within 30 days.', 'Refunds within 14 days.', { value: 'changed', by: 'judge', detail: 'says 14', score: 0.2 })]), ctx);
+    expect(diffLines(plain)).toEqual(['- Refunds within ⟦30⟧ days.', '+ Refunds within ⟦14⟧ days.']);
   });
 });
 

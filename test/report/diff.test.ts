@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diffText, wordDiff, type DiffOp } from '../../src/report/index.js';
-import { CODE_WIDTH, CONTINUATION, wrapBlock, wrapLine } from '../../src/report/wrap.js';
+import { CODE_WIDTH, CONTINUATION, MARK_CLOSE, MARK_OPEN, stripSentinels, wrapBlock, wrapLine } from '../../src/report/wrap.js';
 import { diffBlock } from '../../src/report/item-parts.js';
 import { MAX_UNIT_EDITS, sentenceEnds, sentenceUnits } from '../../src/report/diff.js';
 import { fixtureData } from '../../src/report/html/data.js';
@@ -133,7 +133,7 @@ describe('diffText: the ```diff block', () => {
     // Isolates that close right at the cut close on its line: none is reopened empty.
     expect(lines).toEqual([`${L}${F}${'ש'.repeat(95)}${P}${P}`, `${CONTINUATION}${L}${F}${'ש'.repeat(5)}${P}${P} tail`]);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(CODE_WIDTH);
-    expect(wrapBlock(`${L}${F}${'ש'.repeat(95)}${P}${P} tail ${'x'.repeat(20)}`).split('\n')).toEqual([`${L}${F}${'ש'.repeat(95)}${P}${P}`, `${CONTINUATION} tail ${'x'.repeat(20)}`]);
+    expect(wrapBlock(`${L}${F}${'ש'.repeat(95)}${P}${P} tail ${'x'.repeat(20)}`).split('\n')).toEqual([`${L}${F}${'ש'.repeat(95)}${P}${P}`, `${CONTINUATION}tail ${'x'.repeat(20)}`]);
   });
   it('names the invisible characters of a changed word: a zero-width space is never an empty mark', () => {
     expect(diffText('Hello world.', 'Hello\u200b world.')).toBe(['- Hello world.', '+ Hello⟦⟨U+200B⟩⟧ world.'].join('\n'));
@@ -229,6 +229,19 @@ describe('wrap', () => {
     expect(lines.slice(1, -1).every((l) => l.startsWith(CONTINUATION))).toBe(true);
     expect(lines[lines.length - 1]).toBe('short');
     expect(lines.join('').replaceAll(CONTINUATION, '').replace(/\s/g, '')).toBe(`${'a'.repeat(250)}${'😀'.repeat(80)}short`);
+  });
+
+  it('starts a continuation with its text, never "↪  tail": spaces at a cut are dropped, after a hard cut or a run of them', () => {
+    // A run of spaces across the cut: the wrap is after all of them.
+    expect(wrapBlock(`${'x'.repeat(99)}  tail`).split('\n')).toEqual(['x'.repeat(99), `${CONTINUATION}tail`]);
+    expect(wrapBlock(`${'x'.repeat(98)}    tail`).split('\n')).toEqual(['x'.repeat(98), `${CONTINUATION}tail`]);
+    // A hard cut right before a marked word closes: the space after it is the wrap's.
+    const marked = `${MARK_OPEN}${'x'.repeat(98)}${MARK_CLOSE} tail`;
+    expect(wrapLine(marked).map(stripSentinels)).toEqual(['x'.repeat(98), `${CONTINUATION}tail`]);
+    // Spaces only after the cut: no empty continuation.
+    expect(wrapBlock(`${'x'.repeat(99)}   `)).toBe('x'.repeat(99));
+    // A line that wraps at one space is as before.
+    expect(wrapBlock(`${'a'.repeat(60)} ${'b'.repeat(60)}`).split('\n')).toEqual(['a'.repeat(60), `${CONTINUATION}${'b'.repeat(60)}`]);
   });
 
   it('keeps short lines as they are', () => {
