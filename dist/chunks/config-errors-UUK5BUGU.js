@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderConfigErrors,terminalIssue}from"./chunk-A36VLBHC.js";import"./chunk-2W74B4NU.js";import"./chunk-4SQXRXMR.js";import"./chunk-G6PEZ7L5.js";import"./chunk-DUBHZBKN.js";import"./chunk-36M2YGDX.js";import"./chunk-5SSJFMLC.js";import"./chunk-3Q2EM4YM.js";import"./chunk-PIUMCYXZ.js";import"./chunk-QM5LHI6K.js";import"./chunk-MVXKZE7T.js";import"./chunk-6BPKDHAS.js";export{renderConfigErrors,terminalIssue};
