@@ -6,7 +6,7 @@ import { refusedForEnding } from '../evaluate/ending.js';
 import { baselineAttemptsOf, incompleteText, REFUSE_ERRORED, REFUSE_NOT_EVALUATED, REFUSE_PERSONA_ERRORED } from '../evaluate/index.js';
 import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import type { AcceptanceView, ReportContext } from './context.js';
-import { clip, codeSpan, escapeFix, escapeInline, fencedBlock, safeUrl } from './escape.js';
+import { clip, codeSpan, escapeFix, escapeInline, fencedBlock, listItem, safeUrl } from './escape.js';
 import { LIMITS } from './item-parts.js';
 import { markerLine, metaLine } from './metadata.js';
 import { suiteEditsParts } from './suite-edits.js';
@@ -77,7 +77,7 @@ export function removedBlock(model: ReportModel): string | null {
   const n = model.removed.length;
   if (n === 0) return null;
   const { named, more: left } = removedShown(model.removed);
-  const listed = named.map((b) => `- ${codeSpan(b.label)} (${b.kind === 'persona' ? 'persona script' : 'fixture'}): ${codeSpan(b.file)}`);
+  const listed = named.map((b) => listItem(`${codeSpan(b.label)} (${b.kind === 'persona' ? 'persona script' : 'fixture'}): ${codeSpan(b.file)}`));
   const more = left > 0 ? `\n- … and ${thousands(left)} more` : '';
   return [
     `#### 🗑️ Removed (${thousands(n)})`,
@@ -96,7 +96,7 @@ export function suiteEditsBlock(run: RunRecord): string | null {
   const e = run.suiteEdits;
   if (e === undefined) return null;
   const p = suiteEditsParts(e, (text, max) => codeSpan(clip(text, max)), run.configName);
-  const parts = [`#### ✏️ ${p.title}`, p.intro, ...p.groups.map((g) => `**${g.head}**\n\n${g.lines.map((l) => `- ${l}`).join('\n')}${g.note === undefined ? '' : `\n\n${g.note}`}`)];
+  const parts = [`#### ✏️ ${p.title}`, p.intro, ...p.groups.map((g) => `**${g.head}**\n\n${g.lines.map(listItem).join('\n')}${g.note === undefined ? '' : `\n\n${g.note}`}`)];
   if (p.unknown !== null) parts.push(`Not everything could be compared: ${escapeInline(clip(p.unknown, LIMITS.detailBlock))}`);
   return parts.join('\n\n');
 }
@@ -247,7 +247,7 @@ export function refusedList(a: Pick<AcceptanceView, 'refused'>): string[] {
   if (a.refused.length === 0) return [];
   const lines = [`**Refused (${thousands(a.refused.length)})**:`, ''];
   for (const r of a.refused.slice(0, LISTED)) {
-    lines.push(`- ${codeSpan(clip(r.label, LIMITS.label))}: ${escapeInline(clip(refusalSentence(r.reason), LIMITS.detail))}`);
+    lines.push(listItem(`${codeSpan(clip(r.label, LIMITS.label))}: ${escapeInline(clip(refusalSentence(r.reason), LIMITS.detail))}`));
   }
   if (a.refused.length > LISTED) lines.push(`- and ${thousands(a.refused.length - LISTED)} more`);
   return lines;

@@ -5,7 +5,7 @@
 import type { Comparison, GroupComparison, ItemChange, PairedMcNemar } from '../evaluate/compare.js';
 import { ATTEMPTS_MOVED_TITLE, CAUSE_WORDS, causeWords, CHANGE_CAUSES, sideWords, verdictMoveDetail } from '../evaluate/compare.js';
 import { formatAgreement, type Agreement } from '../evaluate/agreement.js';
-import { clip, codeSpan, escapeInline, terminalLine } from './escape.js';
+import { clip, codeSpan, escapeInline, listItem, terminalLine } from './escape.js';
 import { suiteLine } from './blocks.js';
 import { cutLine, trimToFit } from './fit.js';
 import { profile } from './profile.js';
@@ -245,7 +245,7 @@ function compareMarkdown(c: Comparison, suites: CompareSuites): { text: string; 
     const list = c.changes.filter((x) => x.cause === cause);
     if (list.length === 0) return;
     lines.push(`### ${title}`, '');
-    for (const x of list) lines.push(item(`- ${labelSpan(x.label, false)}${x.kind === 'persona' ? ' (script)' : ''}: ${sideWord(x, which)}`));
+    for (const x of list) lines.push(item(listItem(`${labelSpan(x.label, false)}${x.kind === 'persona' ? ' (script)' : ''}: ${sideWord(x, which)}`)));
     lines.push('');
   };
   only('Only in the before run', 'removed', 'before');

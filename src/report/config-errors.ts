@@ -4,7 +4,7 @@ import { formatIssue, issueCount, type ConfigIssue } from '../suite/issues.js';
 import type { ReportContext } from './context.js';
 import { markerLine, metaLine } from './metadata.js';
 import { suiteLine } from './blocks.js';
-import { codeSpan, escapeFix, escapeInline, fencedBlock, terminalBlock, terminalLine } from './escape.js';
+import { codeSpan, escapeFix, escapeInline, fencedBlock, listItem, terminalBlock, terminalLine } from './escape.js';
 import { shownShellWord } from '../words.js';
 import { COMMENT_MAX_CHARS, NOTICE_RESERVE_CHARS } from './profile.js';
 
@@ -18,7 +18,7 @@ export function renderConfigErrors(errors: readonly ConfigIssue[], ctx: ReportCo
   for (const e of errors.slice(0, 50)) {
     const where = `${e.file}${e.line !== null ? `:${e.line}` : ''}${e.column !== null ? `:${e.column}` : ''}`;
     // One code span whatever the name holds (a backtick, a line break as ` ⏎ `): the name as written.
-    const item = `- ${codeSpan(where)}: ${escapeInline(e.message)}<br>fix: ${fixMarkdown(e.fix)}`;
+    const item = listItem(`${codeSpan(where)}: ${escapeInline(e.message)}<br>fix: ${fixMarkdown(e.fix)}`);
     if (used + item.length + 1 > ERRORS_MAX_CHARS) break;
     shown.push(item);
     used += item.length + 1;

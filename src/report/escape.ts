@@ -58,7 +58,7 @@ export function oneLine(text: string): string {
 // A terminal's line and block (terminalLine, terminalBlock) are words.ts's, which every layer may use
 // (a results file's path in the record layer's RecordWriteError); the report's surfaces import them from here.
 export { isolateRightToLeft, terminalBlock, terminalCall, terminalLine } from '../words.js';
-import { hasRightToLeft, headOf, isolatedCall, isolatedJsonStrings, isolateRightToLeft } from '../words.js';
+import { hasRightToLeft, headOf, isolatedCall, isolatedJsonStrings, isolateRightToLeft, startsRightToLeft } from '../words.js';
 
 const INLINE_RE = /[&<>@#\\`*_[\]()!|~:$.{}-]/g;
 
@@ -255,6 +255,29 @@ function longestRun(text: string, ch: string): number {
     } else run = 0;
   }
   return best;
+}
+
+/** The left-to-right mark (U+200E): a strong left-to-right character no one sees. */
+export const LRM = '\u200e';
+
+/** What a browser reads no direction from in a line of markdown: an HTML tag (`<b>`, `<br>`), an entity (`&lt;`). */
+const MARKUP_RE = /<[^>]*>|&#?\w+;/g;
+
+/**
+ * `markdown`, the start of a paragraph or of a list item's text, with a left-to-right mark first
+ * when its first strong character is right-to-left (a label, a file or a cause in Hebrew or Arabic:
+ * its isolate does not hide it, words.ts startsRightToLeft). GitHub sets a paragraph's and a list's
+ * direction by that character (dir="auto"): such a block was drawn right to left, its words of ours
+ * (": pass → fail", " · 3/5") on the run's far side, and a list's first item turned the whole
+ * list. Any other text is returned as it is.
+ */
+export function leftToRightStart(markdown: string): string {
+  return hasRightToLeft(markdown) && startsRightToLeft(markdown.replace(MARKUP_RE, '')) ? LRM + markdown : markdown;
+}
+
+/** `text` as a markdown list item, "- text", its mark (leftToRightStart) after the list's "- ", which must start the line. */
+export function listItem(text: string): string {
+  return `- ${leftToRightStart(text)}`;
 }
 
 /**

@@ -20,7 +20,7 @@ import {
 } from '../evaluate/index.js';
 import type { CoverageResult, RunRecord } from '../types.js';
 import type { PreviousRunView, ReportContext, TrendView } from './context.js';
-import { clip, codeSpan, escapeHtmlInline, escapeInline } from './escape.js';
+import { clip, codeSpan, escapeHtmlInline, escapeInline, listItem } from './escape.js';
 import { LIMITS } from './item-parts.js';
 import { personasOf, plural, shortSha, thousands } from './model.js';
 import type { Profile } from './profile.js';
@@ -158,7 +158,7 @@ function changeItem(ch: ItemChange): string {
   const moved = b !== undefined && a !== undefined && b !== a ? `${RESULT_WORDS[b] ?? b} → ${RESULT_WORDS[a] ?? a}` : '';
   // A verdict's change is the move itself ("pass → errored"): beside it only the error, as compare says it.
   const detail = escapeInline(clip(ch.cause === 'verdict_changed' && moved !== '' ? verdictMoveDetail(ch) : ch.detail, LIMITS.detail));
-  return `- ${codeSpan(clip(ch.label, LIMITS.label))}: ${[moved, detail].filter((x) => x !== '').join(' · ')}`;
+  return listItem(`${codeSpan(clip(ch.label, LIMITS.label))}: ${[moved, detail].filter((x) => x !== '').join(' · ')}`);
 }
 
 function changeList(title: string, changes: readonly ItemChange[]): string[] {
@@ -171,7 +171,7 @@ function changeList(title: string, changes: readonly ItemChange[]): string[] {
 /** The repeated items whose pass rate of attempts alone moved, listed as the changes are: "- `a`: pass 4/5 → pass 3/5". */
 function movedList(moved: readonly AttemptsMove[]): string[] {
   if (moved.length === 0) return [];
-  const line = (m: AttemptsMove): string => `- ${codeSpan(clip(m.label, LIMITS.label))}: ${sideWords(m.before)} → ${sideWords(m.after)}`;
+  const line = (m: AttemptsMove): string => listItem(`${codeSpan(clip(m.label, LIMITS.label))}: ${sideWords(m.before)} → ${sideWords(m.after)}`);
   const lines = [`**${ATTEMPTS_MOVED_TITLE} (${thousands(moved.length)})**`, '', ...moved.slice(0, LISTED_ROWS).map(line)];
   if (moved.length > LISTED_ROWS) lines.push(`- and ${thousands(moved.length - LISTED_ROWS)} more`);
   return [lines.join('\n')];

@@ -7,7 +7,7 @@ import { attemptMeaningDetail, decisiveIndex } from '../evaluate/repeat.js';
 import type { ReportContext } from './context.js';
 import { diffText, MARK } from './diff-text.js';
 import { CHARACTER_NAME_LEGEND, lookalikeWords, namesCharacters } from './lookalike.js';
-import { citedLinks, clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, normalizeBlock, oneLine, safeUrl } from './escape.js';
+import { citedLinks, clip, codeSpan, escapeHtml, escapeHtmlInline, escapeInline, fencedBlock, leftToRightStart, listItem, LRM, normalizeBlock, oneLine, safeUrl } from './escape.js';
 import { validSha } from './metadata.js';
 import { ERROR_KIND_WORDS, isPersona, thousands, type Item } from './model.js';
 import { MEANING_WORDS } from '../evaluate/meaning/index.js';
@@ -129,7 +129,7 @@ export function fileRefHtml(f: Located, ctx: ReportContext): string {
  */
 export function itemDetails(f: Located, ctx: ReportContext, summary: string, parts: readonly string[], open = false, cited = ''): string {
   const links = [...(blobUrl(ctx, f.file, f.line) === null ? [] : [fileRef(f, ctx)]), ...citedLinks(cited)];
-  const body = links.length === 0 ? parts : [links.join(' · '), ...parts];
+  const body = links.length === 0 ? parts : [leftToRightStart(links.join(' · ')), ...parts];
   return `<details${open ? ' open' : ''}><summary>${summary}</summary>\n\n${body.join('\n\n')}\n\n</details>`;
 }
 
@@ -221,9 +221,6 @@ export function diffBlock(baseline: string, reply: string, p: Profile, words: { 
   if (text === null) return '_The replies differ only in characters that are not shown (control characters)._';
   return `${words.title}${inParens(legend(text, words.sides))}:\n\n${diffFence(text)}`;
 }
-
-/** The left-to-right mark: a strong left-to-right character no one sees. */
-const LRM = '\u200e';
 
 /**
  * A diff's code block, left to right: GitHub sets a code block's direction by its first strong
@@ -412,6 +409,6 @@ export function panelCount(members: readonly PanelMember[], threshold: number): 
 export function panelBlock(members: readonly PanelMember[] | null | undefined, threshold: number | null, subject: string | null = null): string | null {
   if (members == null || members.length === 0 || threshold === null) return null;
   const head = `**Panel**${subject === null ? '' : ` for ${escapeInline(clip(subject, LIMITS.label))}`} · ${panelCount(members, threshold)}:`;
-  const lines = members.map((m) => `- ${codeSpan(clip(m.label, LIMITS.label))}: ${escapeInline(clip(memberWords(m, threshold), LIMITS.rationale))}`);
+  const lines = members.map((m) => listItem(`${codeSpan(clip(m.label, LIMITS.label))}: ${escapeInline(clip(memberWords(m, threshold), LIMITS.rationale))}`));
   return [head, ...lines].join('\n');
 }

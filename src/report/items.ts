@@ -6,7 +6,7 @@
 
 import type { FixtureRecord } from '../types.js';
 import type { ReportContext } from './context.js';
-import { callSpan, clip, clipDetail, codeSpan, escapeHtmlDetail, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
+import { callSpan, clip, clipDetail, codeSpan, escapeHtmlDetail, escapeHtmlInline, escapeInline, listItem, normalizeBlock } from './escape.js';
 import { reuseWords } from '../evaluate/reuse.js';
 import { howDecided } from '../evaluate/changes.js';
 import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
@@ -247,7 +247,7 @@ export function rewordedBlock(v: ItemView, level: Level, ctx: ReportContext, p: 
 /** A reworded item's one line in the Reworded block: label, how it was decided, file (docs/meaning.md, "In the comment"). */
 export function rewordedLine(v: ItemView, ctx: ReportContext): string {
   const label = `${v.kind === 'script' ? `${SCRIPT_MARK_WORDS} ` : ''}${escapeInline(clip(v.label, LIMITS.label))}`;
-  return `- ${label} · ${escapeInline(decidedBy(v))}${rewordedRepeatWords(v).map((w) => ` · ${escapeInline(w)}`).join('')} · ${fileRef(v.item, ctx)}`;
+  return listItem(`${label} · ${escapeInline(decidedBy(v))}${rewordedRepeatWords(v).map((w) => ` · ${escapeInline(w)}`).join('')} · ${fileRef(v.item, ctx)}`);
 }
 
 export function itemRow(v: ItemView, ctx: ReportContext): string {

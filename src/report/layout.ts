@@ -10,7 +10,7 @@ import type { ReportContext } from './context.js';
 import { causeMarkdown, suiteLine, factsLine, judgeFallbackLine, footerBlocks, runRateLine, fullReportWhere, headline, hiddenHead, acceptanceBlock, incompleteBlock, interruptedBlock, flakyBlock, removedBlock, suiteEditsBlock, talliesTable, type CallToAction } from './blocks.js';
 import { itemBlock, itemRow, levelsOf, rewordedBlock, rewordedLine, tableHead } from './items.js';
 import { diffable, LIMITS, type Level } from './item-parts.js';
-import { clipDetail, escapeDetail, escapeInline } from './escape.js';
+import { clipDetail, escapeDetail, escapeInline, leftToRightStart } from './escape.js';
 import { groupTexts, sharedLine, sharedMeaningLine, withMeaningHead, type Own, type SharedMeanings } from './cause-details.js';
 import { evaluationBlocks, evaluationLine } from './evaluations.js';
 import { isPersona, itemsNoun, rateMoved, SECTION_ORDER, SECTION_WORDS, thousands, viewOf, type Item, type ItemView, type ReportModel, type SectionKey } from './model.js';
@@ -166,7 +166,7 @@ function sectionBlocks(key: SectionKey, items: readonly Item[], plan: SectionPla
       const text = texts.get(group);
       const shared = text === undefined ? null : sharedLine(text, labels.length);
       const sharedText = shared === null ? '' : `<br>\n${escapeDetail(clipDetail(shared, LIMITS.detail))}`;
-      blocks.push(`**${causeMarkdown(causeLine({ ...group, labels }, items.length), endpoint, group.hint)}**${sharedText}`);
+      blocks.push(leftToRightStart(`**${causeMarkdown(causeLine({ ...group, labels }, items.length), endpoint, group.hint)}**${sharedText}`));
     }
     cause = group;
     blocks.push(pieces.block(item, level, open));

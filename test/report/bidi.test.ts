@@ -3,8 +3,12 @@
 // (U+2068 ... U+2069), so that it cannot turn the line's direction nor move the comment's own words
 // and numbers beside it; the text's own bidi controls are dropped, so none can end the isolate early.
 import { describe, expect, it } from 'vitest';
-import { codeSpan, escapeInline, renderComment } from '../../src/report/index.js';
-import { escapeHtmlInline, isolateRightToLeft, terminalLine } from '../../src/report/escape.js';
+import { codeSpan, escapeInline, renderComment, renderSummary } from '../../src/report/index.js';
+import { renderCompareMarkdown } from '../../src/report/compare.js';
+import { renderConfigErrors } from '../../src/report/config-errors.js';
+import { compareRuns } from '../../src/evaluate/index.js';
+import { githubHtml } from './helpers.js';
+import { escapeHtmlInline, isolateRightToLeft, leftToRightStart, terminalLine } from '../../src/report/escape.js';
 import { isolatedJson } from '../../src/words.js';
 import type { ToolCall } from '../../src/types.js';
 import { renderHtml } from '../../src/report/html.js';
@@ -361,5 +365,58 @@ describe("a number after right-to-left text in a tool call's JSON", () => {
     expect(isolatedJson('{"q": "طلب 30…')).toBe(`${LRI}{"q": "${FSI}طلب 30${PDI}…${PDI}`);
     for (const plain of ['{"q": "a\\"b", "n": 1}', '["x", 12]', '{"q": "order…']) expect(isolatedJson(plain)).toBe(plain);
     expect(surfaces('find', { q: 'x', n: 3 })).toEqual(['`find {"q": "x", "n": 3}`', 'find {"q": "x", "n": 3}', 'find {"q": "x", "n": 3}', 'find {"q": "x", "n": 3} → {"ok": true}', '`find` `{"q": "x", "n": 3}` (subset)']);
+  });
+});
+
+describe("a paragraph or a list of the comment under GitHub's dir=\"auto\"", () => {
+  const LRM = '\u200e';
+  /** Each paragraph, list and heading GitHub sets by its first strong character (dir="auto"), by that character's direction: its text as a reader sees it. */
+  const drawnRightToLeft = (md: string): string[] => {
+    const html = githubHtml(md);
+    const blocks = [...html.matchAll(/<(p|ul|ol|h[1-6])>([\s\S]*?)<\/\1>/g)].map((m) => (m[2] as string).replace(/<[^>]*>|&#?\w+;/g, ''));
+    return blocks.filter((text) => {
+      for (const c of text) {
+        if (RTL.test(c)) return true;
+        if (c === LRM || /\p{L}/u.test(c)) return false;
+      }
+      return false;
+    });
+  };
+  const errored = (label: string, error: string) =>
+    fixture(label, { reply: null, route: null, verdict: null, errored: true, error, errorKind: 'other', detail: error, drift: null } as never);
+  const failing = (label: string, file: string) =>
+    fixture(label, { file, verdict: 'fail', drift: { reply: 'same', route: 'same', verdict: 'newly_failing' }, detail: 'contains "x": not found' } as never);
+  const refused = (label: string) => ({ ...ctx, acceptance: { accepted: [], refused: [{ label, reason: 'not evaluated: run it again' }], skipped: [], commitSha: null, commitUrl: null, note: null } } as never);
+
+  it('starts one whose first strong character is right-to-left (a cause, a file, a label in Hebrew or Arabic, isolated) with a left-to-right mark, so it is drawn left to right', () => {
+    // Without the mark, GitHub drew "**שגיאה בשרת: נסה שוב**" right to left, and a list whose first item was "`שלום-עולם`: its check..." turned whole, its ": its check" left of the label.
+    const md = renderComment(run([errored('x', 'שגיאה בשרת: נסה שוב'), failing('refund', '.agent-replay/fixtures/החזרים.yml'), fixture('ok')]), refused('שלום-עולם'));
+    const lines = md.split('\n');
+    expect(lines).toContain(`${LRM}**${FSI}שגיאה בשרת\\: נסה שוב${PDI}**`);
+    expect(lines.find((l) => l.includes('.yml\\:'))).toMatch(new RegExp(`^${LRM}\\[${FSI}החזרים${PDI}\\.yml\\\\:\\d+\\]\\(https://`));
+    expect(lines).toContain(`- ${LRM}${FSI}\`שלום-עולם\`${PDI}: its check was not evaluated, so there is no verdict to store; run it again.`);
+    expect(drawnRightToLeft(md)).toEqual([]);
+    const summary = renderSummary(run([errored('x', 'خطأ في الخادم: حاول مرة أخرى'), fixture('ok')]), ctx);
+    expect(summary.split('\n')).toContain(`${LRM}**${FSI}خطأ في الخادم\\: حاول مرة أخرى${PDI}**`);
+    expect(drawnRightToLeft(summary)).toEqual([]);
+    // compare's lists of items added and removed, and the configuration errors' list, alike.
+    const before = run([fixture('ok')], { startedAt: '2026-01-01T00:00:00.000Z' });
+    const after = run([fixture('ok'), fixture('مرحبا-بكم')], { startedAt: '2026-01-02T00:00:00.000Z' });
+    const compared = renderCompareMarkdown(compareRuns(before, after));
+    expect(compared.split('\n').filter((l) => l.includes('مرحبا'))[0]).toMatch(new RegExp(`^- ${LRM}${FSI}\`مرحبا-بكم\`${PDI}`));
+    expect(drawnRightToLeft(compared)).toEqual([]);
+    const config = renderConfigErrors([{ file: 'החזרים.yml', line: 3, column: 5, message: 'bad key', fix: 'rename it' } as never], ctx);
+    expect(config.split('\n')).toContain(`- ${LRM}${FSI}\`החזרים.yml:3:5\`${PDI}: bad key<br>fix: rename it`);
+  });
+
+  it('leaves every other block as it was: one that starts left to right, with right-to-left text after, or none', () => {
+    const md = renderComment(run([errored('x', 'HTTP 500: שגיאה בשרת'), failing('refund', '.agent-replay/fixtures/suite-החזרים.yml'), fixture('ok')]), refused('refund-שלום'));
+    expect(md).not.toContain(LRM);
+    const config = renderConfigErrors([{ file: '.agent-replay/fixtures/החזרים.yml', line: 3, column: null, message: 'bad key', fix: 'rename it' } as never], ctx);
+    expect(config).not.toContain(LRM);
+    // The mark's test reads the text a browser reads: no tag's name nor entity's is a letter of it.
+    expect(leftToRightStart(`<b>${FSI}שלום${PDI}</b> · 3/5`)).toBe(`${LRM}<b>${FSI}שלום${PDI}</b> · 3/5`);
+    expect(leftToRightStart(`&lt;${FSI}שלום${PDI}`)).toBe(`${LRM}&lt;${FSI}שלום${PDI}`);
+    expect(leftToRightStart(`<b>x</b> ${FSI}שלום${PDI}`)).toBe(`<b>x</b> ${FSI}שלום${PDI}`);
   });
 });
