@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { groupCauses } from '../../src/evaluate/index.js';
+import { CALL_FAILED_HINT, JUDGE_ERROR_200_HINT, PANEL_CUT_HINT } from '../../src/evaluate/causes.js';
 import { renderComment, renderTerminal } from '../../src/report/index.js';
 import type { FixtureRecord } from '../../src/types.js';
 import { ctx, fixture, resetLines, run } from '../report/fixtures.js';
@@ -206,7 +207,27 @@ describe("a judge's answer cut at its token limit", () => {
     const [[, hint] = []] = groups([panel], URL_);
     // It said the limit's fix again after the call's: "...; for the 1 judge call failed: ...; for the 2 cut at the token limit: raise ...".
     expect(hint?.split('raise the output-token limit')).toHaveLength(2);
-    expect(hint).toMatch(/; for the 1 judge call failed: agent-replay could not make the request/);
+    expect(hint).toMatch(/; for the 1 whose judge call failed: agent-replay could not make the request/);
+  });
+
+  it('a panel whose members were all cut but one whose judge call failed: one sentence, each count and each fix once', () => {
+    const panel = (label: string): FixtureRecord =>
+      notEvaluated(label, `judge gave no usable answer: panel: 3 of 3 members gave no usable score (2 usable needed; 2 gave no usable answer, 1 judge call failed): m0: ${cut}; m1: ${cut}; m2: judge call failed: request body could not be made`);
+    resetLines();
+    const terminal = renderTerminal(run([panel('a'), panel('b')], { agent: { host: 'preview-42.example.com', endpoint: URL_ } }), { color: false });
+    // It read "...token limit (panel: 2 of 3 members) (panel: 2 gave no usable answer, 1 judge call failed): raise ...; for the 1 judge call failed: ...".
+    expect(terminal.split('\n').find((l) => l.startsWith('  cause: '))).toBe(
+      `  cause: all 2: the judge's answer was cut at its token limit (panel: 2 of 3 members): ${PANEL_CUT_HINT}; for the 1 whose judge call failed: ${CALL_FAILED_HINT}`,
+    );
+  });
+
+  it('a panel whose members all answered HTTP 200 with an error but one whose judge call failed: their count once, as a cut panel\'s', () => {
+    const error200 = 'unexpected response: no choices[0].message.content: an error in the HTTP 200 answer: "upstream failed"';
+    const panel = notEvaluated('a', `judge gave no usable answer: panel: 3 of 3 members gave no usable score (2 usable needed; 2 gave no usable answer, 1 judge call failed): m0: ${error200}; m1: ${error200}; m2: judge call failed: request body could not be made`);
+    // It said no count of its own and "(panel: 2 gave no usable answer, 1 judge call failed)", the 1 said again in the fix.
+    expect(groups([panel], URL_)).toEqual([
+      ["the judge's endpoint answered HTTP 200 with an error in place of an answer (panel: 2 of 3 members)", `${JUDGE_ERROR_200_HINT}; for the 1 whose judge call failed: ${CALL_FAILED_HINT}`, ['a']],
+    ]);
   });
 });
 
