@@ -1176,7 +1176,7 @@ function notEvaluatedCause(detail: string, spansCame: boolean, answered: ModelsA
     // A store's fix, not a receiver's: a cause of its own.
     return {
       key: 'traces:no-spans:store',
-      what: `no spans arrived within ${spans[1] ?? ''} at ${store[1] ?? ''}`,
+      what: `no spans arrived within ${spans[1] ?? ''} at ${storeNamed(store[1] ?? '')}`,
       hint: `check that the agent exports its spans to this store (traces.query.url names it), or raise traces.waitMs for the store to index them (${docsUrl('traces.md', 'When spans do not arrive')})`,
     };
   }
@@ -1253,6 +1253,11 @@ function notEvaluatedCause(detail: string, spansCame: boolean, answered: ModelsA
     return { key: `not_evaluated:${general}`, what: general, hint: null };
   }
   return { key: `not_evaluated:${detail}`, what: detail, hint: null };
+}
+
+/** A trace store as a cause names it, "tempo (https://...)" (src/traces/index.ts); records written before 2026-12-08 said "tempo at https://...". */
+function storeNamed(store: string): string {
+  return store.replace(/^(tempo|jaeger|langfuse) at (\S+)$/, '$1 ($2)');
 }
 
 /**

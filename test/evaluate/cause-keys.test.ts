@@ -167,11 +167,11 @@ describe("a group's fix reads only what its key holds: traces and certificates",
   });
 
   it("no spans from a trace store and from the receiver: each its fix", () => {
-    const store = notEvaluated('a', noSpansCause(ID, { endpoint: 'tempo at https://tempo.example.com', receiving: false, waitMs: 5000 }));
+    const store = notEvaluated('a', noSpansCause(ID, { endpoint: 'tempo (https://tempo.example.com)', receiving: false, waitMs: 5000 }));
     const received = notEvaluated('b', noSpansCause(ID, { endpoint: 'http://127.0.0.1:4318/v1/traces', receiving: true, waitMs: 5000 }));
     // One group, "no spans arrived within 5 s", under the store's fix for the receiver's item too.
     expect(groups([store, received], URL_).map(([what, hint, labels]) => [what, hint?.replace(/ \(.*$/, ''), labels])).toEqual([
-      ['no spans arrived within 5 s at tempo at https://tempo.example.com', 'check that the agent exports its spans to this store', ['a']],
+      ['no spans arrived within 5 s at tempo (https://tempo.example.com)', 'check that the agent exports its spans to this store', ['a']],
       ['no spans arrived within 5 s', "point the agent's OTEL_EXPORTER_OTLP_ENDPOINT at the receiver", ['b']],
     ]);
   });
