@@ -1267,9 +1267,14 @@ function storeNamed(store: string): string {
  */
 export const CALL_FAILED_HINT = 'agent-replay could not make the request, and sent nothing: run it again, and report it with this message if it happens again';
 
-/** A call agent-replay could not make, one cause for each client's: its first item's words, with CALL_FAILED_HINT. */
+/**
+ * A call agent-replay could not make, one cause for each client's: its first item's words, with
+ * CALL_FAILED_HINT; a panel's every member's, by their count, not its reason that names them each
+ * ("judge call failed: panel: 2 of 3 members ...: m0: judge call failed: ...; m1: judge call failed: ...").
+ */
 function callFailedCause(who: 'judge' | 'simulator', detail: string): Cause {
-  return { key: `${who}:call-failed`, what: causeWords(detail), hint: CALL_FAILED_HINT };
+  const panel = /^judge call failed: panel: (\d+ of \d+ members) gave no usable score \(/.exec(detail)?.[1];
+  return { key: `${who}:call-failed`, what: panel === undefined ? causeWords(detail) : `judge call failed (panel: ${panel})`, hint: CALL_FAILED_HINT };
 }
 
 /**

@@ -231,6 +231,20 @@ describe("a judge's answer cut at its token limit", () => {
   });
 });
 
+describe("a panel whose every member's judge call failed", () => {
+  it('its count, not its reason naming each member, before the fix: "judge call failed" once', () => {
+    const panel = (label: string): FixtureRecord =>
+      fixture(label, { verdict: 'not_evaluated', detail: 'judge call failed: panel: 2 of 3 members gave no usable score (2 usable needed): m0: judge call failed: request body could not be made; m1: judge call failed: request body could not be made' });
+    resetLines();
+    const terminal = renderTerminal(run([panel('a'), panel('b')], { agent: { host: 'preview-42.example.com', endpoint: URL_ } }), { color: false });
+    // It read "judge call failed: panel: 2 of 3 members gave no usable score (2 usable needed): m0: judge call failed: ...; m1: judge call failed: ...: agent-replay could not ...".
+    expect(terminal.split('\n').find((l) => l.startsWith('  cause: '))).toBe(`  cause: all 2: judge call failed (panel: 2 of 3 members): ${CALL_FAILED_HINT}`);
+    // Beside a single judge's call that failed: one group, in the words both share.
+    const single = fixture('c', { verdict: 'not_evaluated', detail: 'judge call failed: request body could not be made' });
+    expect(groups([panel('a'), single], URL_)).toEqual([['judge call failed', CALL_FAILED_HINT, ['a', 'c']]]);
+  });
+});
+
 describe('a group whose items\' words share none', () => {
   it("a proxy whose host did not resolve and one not reached otherwise: the group says what both are, each item's line its own", () => {
     const down = (label: string, words: string): FixtureRecord =>
