@@ -633,13 +633,13 @@ function alone(cause: Cause): JudgeCause {
  * the 1 cut at the token limit: <fix>" (docs/judges.md, "Panels"). The count is the item's: a group
  * of items whose counts differ says "for those cut at the token limit" (Cause.apart, causeGroups).
  */
-function withMembersFix(cause: JudgeCause, key: string, what: string, members: { n: number; words: string; those?: string }, fix: string): JudgeCause {
+function withMembersFix(cause: JudgeCause, key: string, members: { n: number; words: string }, fix: string): JudgeCause {
   const own = cause.hint ?? settingsFix(JUDGE_SETTINGS);
   return {
     key: `${cause.key}:${key}`,
-    what,
+    what: cause.what,
     hint: `${own}; for the ${members.n} ${members.words}: ${fix}`,
-    apart: `${cause.apart ?? own}; for ${members.those ?? `those ${members.words}`}: ${fix}`,
+    apart: `${cause.apart ?? own}; for those ${members.words}: ${fix}`,
     fixes: [...(cause.hint === null ? [own] : cause.fixes), fix],
   };
 }
@@ -871,7 +871,8 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
   }
   if (panel.error200 > 0) {
     const cause = error200Cause(JUDGE_SETTINGS);
-    kinds.push({ cause: panel.error200 === panel.failed ? { ...cause, what: `${cause.what} (panel: ${panel.failed} of ${panel.size} members)` } : cause, members: { n: panel.error200, words: 'that answered HTTP 200 with an error' } });
+    // Every member that answered did so (those whose request agent-replay could not make were not asked): their count, as a panel's cut members' (the fix after says the others').
+    kinds.push({ cause: panel.error200 === panel.failed - panel.ours ? { ...cause, what: `${cause.what} (panel: ${panel.error200} of ${panel.size} members)` } : cause, members: { n: panel.error200, words: 'that answered HTTP 200 with an error' } });
   }
   const [first, ...others] = kinds;
   // Only members cut at their token limit (and requests agent-replay could not make): their cause, not "answered without a score".
@@ -880,7 +881,7 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
     return alone({ key: 'judge:cut:panel', what: `the judge's answer was cut at its token limit (panel: ${panel.cut} of ${panel.size} members)`, hint: PANEL_CUT_HINT });
   }
   return others.reduce(
-    (cause, kind) => withMembersFix(cause, `panel-${kind.cause.key.replace(/^judge:/, '')}`, cause.what, kind.members, kind.cause.hint ?? settingsFix(JUDGE_SETTINGS)),
+    (cause, kind) => withMembersFix(cause, `panel-${kind.cause.key.replace(/^judge:/, '')}`, kind.members, kind.cause.hint ?? settingsFix(JUDGE_SETTINGS)),
     alone(first?.cause ?? judgeDown(file, reason, undefined, panel.own)),
   );
 }
@@ -1062,19 +1063,20 @@ function withPanelCut(cause: JudgeCause, reason: string): JudgeCause {
   const cut = panelCounts(reason)?.cut ?? 0;
   // A panel whose members without a score were all cut (and requests not made) has the limit's fix already (panelCause).
   if (cut === 0 || cause.key === 'judge:cut:panel' || cause.key.startsWith('judge:cut:panel:')) return cause;
-  return withMembersFix(cause, 'panel-cut', cause.what, { n: cut, words: 'cut at the token limit' }, PANEL_CUT_HINT);
+  return withMembersFix(cause, 'panel-cut', { n: cut, words: 'cut at the token limit' }, PANEL_CUT_HINT);
 }
 
 /**
  * A panel whose members failed in more than one way (src/judge/panel.ts: `(2 usable needed; 1
  * unreachable, 1 judge call failed)`): the cause of the others, and the fix of the members whose
- * request agent-replay could not make after theirs, each once (docs/judges.md, "Panels"). Else the cause as it is.
+ * request agent-replay could not make after theirs, each once (docs/judges.md, "Panels"): their count is
+ * said once, in their fix ("for the 1 whose judge call failed"), the others' words keep theirs. Else the cause as it is.
  */
 function withPanelCallsFailed(cause: JudgeCause, reason: string): JudgeCause {
   const counts = /^panel: \d+ of \d+ members gave no usable score \(\d+ usable needed; ([^)]*)\)/.exec(reason)?.[1];
   const ours = counts === undefined ? undefined : /(\d+) judge call failed/.exec(counts)?.[1];
-  if (counts === undefined || ours === undefined) return cause;
-  return withMembersFix(cause, 'panel-call-failed', cause.what.includes(counts) ? cause.what : `${cause.what} (panel: ${counts})`, { n: Number(ours), words: 'judge call failed', those: 'those whose judge call failed' }, CALL_FAILED_HINT);
+  if (ours === undefined) return cause;
+  return withMembersFix(cause, 'panel-call-failed', { n: Number(ours), words: 'whose judge call failed' }, CALL_FAILED_HINT);
 }
 
 /**
@@ -1174,7 +1176,7 @@ function notEvaluatedCause(detail: string, spansCame: boolean, answered: ModelsA
     // A store's fix, not a receiver's: a cause of its own.
     return {
       key: 'traces:no-spans:store',
-      what: `no spans arrived within ${spans[1] ?? ''} at ${store[1] ?? ''}`,
+      what: `no spans arrived within ${spans[1] ?? ''} at ${storeNamed(store[1] ?? '')}`,
       hint: `check that the agent exports its spans to this store (traces.query.url names it), or raise traces.waitMs for the store to index them (${docsUrl('traces.md', 'When spans do not arrive')})`,
     };
   }
@@ -1253,6 +1255,11 @@ function notEvaluatedCause(detail: string, spansCame: boolean, answered: ModelsA
   return { key: `not_evaluated:${detail}`, what: detail, hint: null };
 }
 
+/** A trace store as a cause names it, "tempo (https://...)" (src/traces/index.ts); records written before 2026-12-08 said "tempo at https://...". */
+function storeNamed(store: string): string {
+  return store.replace(/^(tempo|jaeger|langfuse) at (\S+)$/, '$1 ($2)');
+}
+
 /**
  * What to do about a judge's, a meaning judge's or a simulator's call that failed before anything
  * was sent ("judge call failed: ...": a request body agent-replay could not make): agent-replay's
@@ -1260,9 +1267,14 @@ function notEvaluatedCause(detail: string, spansCame: boolean, answered: ModelsA
  */
 export const CALL_FAILED_HINT = 'agent-replay could not make the request, and sent nothing: run it again, and report it with this message if it happens again';
 
-/** A call agent-replay could not make, one cause for each client's: its first item's words, with CALL_FAILED_HINT. */
+/**
+ * A call agent-replay could not make, one cause for each client's: its first item's words, with
+ * CALL_FAILED_HINT; a panel's every member's, by their count, not its reason that names them each
+ * ("judge call failed: panel: 2 of 3 members ...: m0: judge call failed: ...; m1: judge call failed: ...").
+ */
 function callFailedCause(who: 'judge' | 'simulator', detail: string): Cause {
-  return { key: `${who}:call-failed`, what: causeWords(detail), hint: CALL_FAILED_HINT };
+  const panel = /^judge call failed: panel: (\d+ of \d+ members) gave no usable score \(/.exec(detail)?.[1];
+  return { key: `${who}:call-failed`, what: panel === undefined ? causeWords(detail) : `judge call failed (panel: ${panel})`, hint: CALL_FAILED_HINT };
 }
 
 /**

@@ -19,7 +19,10 @@ export interface StartedSource {
   source: SpanSource;
   /** The run's log line (docs/traces.md, "Set-up"): "traces: receiving OTLP/HTTP on http://127.0.0.1:4318 (set OTEL_EXPORTER_OTLP_ENDPOINT to it)" or "traces: reading spans from tempo at https://...". */
   where: string;
-  /** Where spans go or come from, for the not-evaluated cause: the receiver's `/v1/traces` URL, or the store's URL without secrets. */
+  /**
+   * Where spans go or come from, for the not-evaluated cause: the receiver's `/v1/traces` URL, or the
+   * store's kind and URL without secrets, "tempo (https://...)", which the cause says "at" before.
+   */
   endpoint: string;
   receiving: boolean;
 }
@@ -42,7 +45,7 @@ export async function startSpanSource(config: TracesConfig, deps: { timers?: Tim
   const asked = createQuerySource({ ...query, waitMs: config.waitMs, ...(deps.clock ? { clock: deps.clock } : {}), ...(deps.network ? { network: deps.network } : {}) });
   const source: SpanSource = at === undefined ? asked : { ...asked, collect: (traceId, spanId, signal) => asked.collect(traceId, spanId, signal).catch((e: unknown) => Promise.reject(e instanceof TraceStoreError ? new TraceStoreError(settingsAt(e.message, at)) : e)) };
   const shown = config.query.url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/?#]*@/i, '$1');
-  return { source, where: `traces: reading spans from ${config.query.kind} at ${shown}`, endpoint: `${config.query.kind} at ${shown}`, receiving: false };
+  return { source, where: `traces: reading spans from ${config.query.kind} at ${shown}`, endpoint: `${config.query.kind} (${shown})`, receiving: false };
 }
 
 /**

@@ -164,7 +164,7 @@ function runFixes(answer: JudgeResult): string[] {
   const detail = judgeOutcome(answer, 0.7).detail;
   const hint = causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null)?.hint;
   expect(hint, detail).toBeTypeOf('string');
-  return (hint as string).split(/; for the \d+ (?:that answered without a usable score|cut at the token limit|judge call failed|that answered HTTP 200 with an error|whose answer could not be read|not reached \([^)]*\)): /);
+  return (hint as string).split(/; for the \d+ (?:that answered without a usable score|cut at the token limit|whose judge call failed|that answered HTTP 200 with an error|whose answer could not be read|not reached \([^)]*\)): /);
 }
 
 function target(label: string): CalibrationTarget {

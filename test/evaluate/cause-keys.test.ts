@@ -3,6 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { groupCauses } from '../../src/evaluate/index.js';
+import { CALL_FAILED_HINT, JUDGE_ERROR_200_HINT, PANEL_CUT_HINT } from '../../src/evaluate/causes.js';
 import { renderComment, renderTerminal } from '../../src/report/index.js';
 import type { FixtureRecord } from '../../src/types.js';
 import { ctx, fixture, resetLines, run } from '../report/fixtures.js';
@@ -166,11 +167,11 @@ describe("a group's fix reads only what its key holds: traces and certificates",
   });
 
   it("no spans from a trace store and from the receiver: each its fix", () => {
-    const store = notEvaluated('a', noSpansCause(ID, { endpoint: 'tempo at https://tempo.example.com', receiving: false, waitMs: 5000 }));
+    const store = notEvaluated('a', noSpansCause(ID, { endpoint: 'tempo (https://tempo.example.com)', receiving: false, waitMs: 5000 }));
     const received = notEvaluated('b', noSpansCause(ID, { endpoint: 'http://127.0.0.1:4318/v1/traces', receiving: true, waitMs: 5000 }));
     // One group, "no spans arrived within 5 s", under the store's fix for the receiver's item too.
     expect(groups([store, received], URL_).map(([what, hint, labels]) => [what, hint?.replace(/ \(.*$/, ''), labels])).toEqual([
-      ['no spans arrived within 5 s at tempo at https://tempo.example.com', 'check that the agent exports its spans to this store', ['a']],
+      ['no spans arrived within 5 s at tempo (https://tempo.example.com)', 'check that the agent exports its spans to this store', ['a']],
       ['no spans arrived within 5 s', "point the agent's OTEL_EXPORTER_OTLP_ENDPOINT at the receiver", ['b']],
     ]);
   });
@@ -206,7 +207,41 @@ describe("a judge's answer cut at its token limit", () => {
     const [[, hint] = []] = groups([panel], URL_);
     // It said the limit's fix again after the call's: "...; for the 1 judge call failed: ...; for the 2 cut at the token limit: raise ...".
     expect(hint?.split('raise the output-token limit')).toHaveLength(2);
-    expect(hint).toMatch(/; for the 1 judge call failed: agent-replay could not make the request/);
+    expect(hint).toMatch(/; for the 1 whose judge call failed: agent-replay could not make the request/);
+  });
+
+  it('a panel whose members were all cut but one whose judge call failed: one sentence, each count and each fix once', () => {
+    const panel = (label: string): FixtureRecord =>
+      notEvaluated(label, `judge gave no usable answer: panel: 3 of 3 members gave no usable score (2 usable needed; 2 gave no usable answer, 1 judge call failed): m0: ${cut}; m1: ${cut}; m2: judge call failed: request body could not be made`);
+    resetLines();
+    const terminal = renderTerminal(run([panel('a'), panel('b')], { agent: { host: 'preview-42.example.com', endpoint: URL_ } }), { color: false });
+    // It read "...token limit (panel: 2 of 3 members) (panel: 2 gave no usable answer, 1 judge call failed): raise ...; for the 1 judge call failed: ...".
+    expect(terminal.split('\n').find((l) => l.startsWith('  cause: '))).toBe(
+      `  cause: all 2: the judge's answer was cut at its token limit (panel: 2 of 3 members): ${PANEL_CUT_HINT}; for the 1 whose judge call failed: ${CALL_FAILED_HINT}`,
+    );
+  });
+
+  it('a panel whose members all answered HTTP 200 with an error but one whose judge call failed: their count once, as a cut panel\'s', () => {
+    const error200 = 'unexpected response: no choices[0].message.content: an error in the HTTP 200 answer: "upstream failed"';
+    const panel = notEvaluated('a', `judge gave no usable answer: panel: 3 of 3 members gave no usable score (2 usable needed; 2 gave no usable answer, 1 judge call failed): m0: ${error200}; m1: ${error200}; m2: judge call failed: request body could not be made`);
+    // It said no count of its own and "(panel: 2 gave no usable answer, 1 judge call failed)", the 1 said again in the fix.
+    expect(groups([panel], URL_)).toEqual([
+      ["the judge's endpoint answered HTTP 200 with an error in place of an answer (panel: 2 of 3 members)", `${JUDGE_ERROR_200_HINT}; for the 1 whose judge call failed: ${CALL_FAILED_HINT}`, ['a']],
+    ]);
+  });
+});
+
+describe("a panel whose every member's judge call failed", () => {
+  it('its count, not its reason naming each member, before the fix: "judge call failed" once', () => {
+    const panel = (label: string): FixtureRecord =>
+      fixture(label, { verdict: 'not_evaluated', detail: 'judge call failed: panel: 2 of 3 members gave no usable score (2 usable needed): m0: judge call failed: request body could not be made; m1: judge call failed: request body could not be made' });
+    resetLines();
+    const terminal = renderTerminal(run([panel('a'), panel('b')], { agent: { host: 'preview-42.example.com', endpoint: URL_ } }), { color: false });
+    // It read "judge call failed: panel: 2 of 3 members gave no usable score (2 usable needed): m0: judge call failed: ...; m1: judge call failed: ...: agent-replay could not ...".
+    expect(terminal.split('\n').find((l) => l.startsWith('  cause: '))).toBe(`  cause: all 2: judge call failed (panel: 2 of 3 members): ${CALL_FAILED_HINT}`);
+    // Beside a single judge's call that failed: one group, in the words both share.
+    const single = fixture('c', { verdict: 'not_evaluated', detail: 'judge call failed: request body could not be made' });
+    expect(groups([panel('a'), single], URL_)).toEqual([['judge call failed', CALL_FAILED_HINT, ['a', 'c']]]);
   });
 });
 

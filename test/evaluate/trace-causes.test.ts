@@ -3,7 +3,9 @@
 // asked for, and a store that had nothing is not answered with the receiver's fix.
 import { describe, expect, it } from 'vitest';
 import { causeOf, groupCauses, type CauseItem } from '../../src/evaluate/causes.js';
-import { lateCause, noSpansCause } from '../../src/traces/index.js';
+import { lateCause, noSpansCause, startSpanSource } from '../../src/traces/index.js';
+import { renderComment, renderJUnit, renderTerminal } from '../../src/report/index.js';
+import { ctx, fixture, resetLines, run } from '../report/fixtures.js';
 import { incompleteCause, notUnderAttemptCause } from '../../src/traces/observer.js';
 import { docsUrl } from '../../src/version.js';
 
@@ -23,15 +25,31 @@ describe('causes of a trace store', () => {
   });
 
   it('a store that had nothing: check the export to the store, not the receiver', () => {
-    const detail = noSpansCause(ID1, { endpoint: 'tempo at https://tempo.example.com', receiving: false, waitMs: 1500 });
+    const detail = noSpansCause(ID1, { endpoint: 'tempo (https://tempo.example.com)', receiving: false, waitMs: 1500 });
     expect(causeOf(item('order', detail), null)).toEqual({
       key: 'traces:no-spans:store',
-      what: 'no spans arrived within 1.5 s at tempo at https://tempo.example.com',
+      what: 'no spans arrived within 1.5 s at tempo (https://tempo.example.com)',
       hint: `check that the agent exports its spans to this store (traces.query.url names it), or raise traces.waitMs for the store to index them (${docsUrl('traces.md', 'When spans do not arrive')})`,
     });
     // The receiver's turn keeps the receiver's fix.
     const received = noSpansCause(ID1, { endpoint: 'http://127.0.0.1:4318/v1/traces', receiving: true, waitMs: 1500 });
     expect(causeOf(item('order', received), null)?.hint).toMatch(/^point the agent's OTEL_EXPORTER_OTLP_ENDPOINT at the receiver/);
+  });
+
+  it("the store named once with its address, in the terminal, the comment and JUnit; an older record's words too", async () => {
+    const started = await startSpanSource({ receive: null, query: { kind: 'tempo', url: 'https://u:pw@tempo.example.com', apiKey: null }, waitMs: 1500 });
+    await started.source.close();
+    const detail = noSpansCause(ID1, { endpoint: started.endpoint, receiving: false, waitMs: 1500 });
+    // It read "... within 1.5 s at tempo at https://tempo.example.com".
+    expect(detail).toBe(`no spans for trace ${ID1} within 1.5 s at tempo (https://tempo.example.com): does the agent export to this store, and is traces.waitMs long enough for it to index them?`);
+    const cause = `all 2: no spans arrived within 1.5 s at tempo (https://tempo.example.com): check that the agent exports its spans to this store (traces.query.url names it), or raise traces.waitMs for the store to index them (${docsUrl('traces.md', 'When spans do not arrive')})`;
+    // A record written before 2026-12-08 ("tempo at https://...") is said in the same words, one group with today's.
+    const older = detail.replace('tempo (https://tempo.example.com)', 'tempo at https://tempo.example.com');
+    resetLines();
+    const record = run([fixture('order', { verdict: 'not_evaluated', detail }), fixture('refund', { verdict: 'not_evaluated', detail: older })]);
+    expect(renderTerminal(record, { color: false }).split('\n').find((l) => l.startsWith('  cause: '))).toBe(`  cause: ${cause}`);
+    expect(renderComment(record, ctx)).toContain('**Cause**: all 2\\: no spans arrived within 1.5 s at tempo \\(https\\://tempo.example.com\\)\\: check that');
+    expect(renderJUnit(record)).toContain(`<property name="cause" value="${cause}"/>`);
   });
 
   // A count of spans or exports grouped as every count is (src/words.ts): "1,234 spans", never "1234 spans";

@@ -260,7 +260,7 @@ describe('a proxy that resets or closes the connection', () => {
     expect(counted.detail).toBe(
       `judge unreachable: panel: 3 of 3 members gave no usable score (2 usable needed; 1 unreachable, 2 judge call failed): p: the proxy ${p.url} (HTTPS_PROXY) closed the connection without answering (ECONNRESET); b: judge call failed: no boundary could be drawn; c: judge call failed: no boundary could be drawn`,
     );
-    expect(counted.cause).toBe(`${what} (panel: 1 unreachable, 2 judge call failed): ${general}; for the 2 judge call failed: ${CALL_FAILED_HINT}`);
+    expect(counted.cause).toBe(`${what}: ${general}; for the 2 whose judge call failed: ${CALL_FAILED_HINT}`);
     // After another member's reason: the text after its "; " is the next member's.
     const after = await causeOfPanel([judge({ retries: 0, label: 'first', baseUrl: 'https://judge.test/v1' }, network), judge({ retries: 0, label: 'second' }, network), judge({ retries: 0, label: 'third' }, network)]);
     expect(after.detail).toMatch(/^judge unreachable: panel: 3 of 3 members gave no usable score \(2 usable needed\): first: the proxy /);

@@ -186,8 +186,9 @@ describe('the panel client', () => {
     );
     expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: m.detail }, null)).toEqual({
       key: 'judge:503:panel-call-failed',
-      what: 'judge unreachable: HTTP 503 (panel: 1 unreachable, 1 judge call failed)',
-      hint: `the judge's endpoint failed: see its status or log, and run it again; for the 1 judge call failed: ${CALL_FAILED_HINT}`,
+      // Each count once: the member whose call failed in its fix (it read "(panel: 1 unreachable, 1 judge call failed)", and "for the 1 judge call failed" again).
+      what: 'judge unreachable: HTTP 503',
+      hint: `the judge's endpoint failed: see its status or log, and run it again; for the 1 whose judge call failed: ${CALL_FAILED_HINT}`,
       // Said by a group of items whose panels count otherwise (src/evaluate/causes.ts, causeGroups).
       apart: `the judge's endpoint failed: see its status or log, and run it again; for those whose judge call failed: ${CALL_FAILED_HINT}`,
     });
@@ -198,8 +199,8 @@ describe('the panel client', () => {
     expect(u.detail).toMatch(/^judge gave no usable answer: panel: 2 of 3 members gave no usable score \(2 usable needed; 1 gave no usable answer, 1 judge call failed\): openai m1: no usable score in output: /);
     expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: u.detail }, null)).toMatchObject({
       key: 'judge:no-score:panel-call-failed',
-      what: 'the judge answered without a usable score (panel: 1 gave no usable answer, 1 judge call failed)',
-      hint: `${JUDGE_NO_SCORE_HINT}; for the 1 judge call failed: ${CALL_FAILED_HINT}`,
+      what: 'the judge answered without a usable score',
+      hint: `${JUDGE_NO_SCORE_HINT}; for the 1 whose judge call failed: ${CALL_FAILED_HINT}`,
     });
     await unusable.close();
   });

@@ -45,7 +45,7 @@ describe('traceObserver', () => {
       source(async () => {
         throw new TraceStoreError('tempo answered HTTP 401 for GET https://tempo.example.com/api/v2/traces/x: check traces.query.apiKey');
       }),
-      { endpoint: 'tempo at https://tempo.example.com', receiving: false, waitMs: 5000 },
+      { endpoint: 'tempo (https://tempo.example.com)', receiving: false, waitMs: 5000 },
     );
     const report = await observer.afterReply({ traceId: TRACE, spanId: SENT }, response);
     expect(report.toolCallsProblem).toBe('tempo answered HTTP 401 for GET https://tempo.example.com/api/v2/traces/x: check traces.query.apiKey');
@@ -74,7 +74,7 @@ describe('traceObserver', () => {
 
 describe('traceObserver: a retried turn (docs/traces.md, "Retried requests")', () => {
   const FAILED = 'f00000000000000f';
-  const store = { endpoint: 'tempo at https://tempo.example.com', receiving: false, waitMs: 5000 };
+  const store = { endpoint: 'tempo (https://tempo.example.com)', receiving: false, waitMs: 5000 };
 
   it('spans under the failed attempt only: none is the turn\'s, and the cause says the turn was retried', async () => {
     const observer = traceObserver(source(async () => ({ spans: [span(1, FAILED, 1010, 1090), span(2, '0000000000000001', 1020, 1050)], complete: false })), store);
@@ -83,7 +83,7 @@ describe('traceObserver: a retried turn (docs/traces.md, "Retried requests")', (
     const report = await observer.afterReply({ traceId: TRACE, spanId: SENT }, response);
     expect(report).toMatchObject({ toolCalls: null, spans: { count: 0, ignored: 0, late: 0 }, time: null, waterfall: null });
     expect(report.toolCallsProblem).toBe(
-      `no spans of the answered attempt for trace ${TRACE} within 5 s at tempo at https://tempo.example.com: the turn was retried, and none of the trace's 2 spans is under the traceparent of the attempt that answered (a failed attempt's spans are not the turn's); does the agent start its spans under the incoming traceparent, and is traces.waitMs long enough for the store to index them?`,
+      `no spans of the answered attempt for trace ${TRACE} within 5 s at tempo (https://tempo.example.com): the turn was retried, and none of the trace's 2 spans is under the traceparent of the attempt that answered (a failed attempt's spans are not the turn's); does the agent start its spans under the incoming traceparent, and is traces.waitMs long enough for the store to index them?`,
     );
   });
 

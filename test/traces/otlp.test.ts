@@ -101,7 +101,7 @@ describe('startSpanSource', () => {
     expect(queried.where).toBe('traces: reading spans from tempo at https://tempo.example.com');
     await queried.source.close();
     const at = await startSpanSource({ receive: null, query: { kind: 'tempo', url: 'https://u:p@ss-secret-pw@tempo.example.com', apiKey: null }, waitMs: 10 });
-    expect([at.where, at.endpoint]).toEqual(['traces: reading spans from tempo at https://tempo.example.com', 'tempo at https://tempo.example.com']);
+    expect([at.where, at.endpoint]).toEqual(['traces: reading spans from tempo at https://tempo.example.com', 'tempo (https://tempo.example.com)']);
     await at.source.close();
   });
 });

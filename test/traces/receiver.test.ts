@@ -452,6 +452,6 @@ describe('exports the receiver refused', () => {
     await provider.forceFlush();
     expect(r.refused?.()).toBeNull();
     // A query run has no receiver: nothing refused is said.
-    expect(noSpansCause(SENT.traceId, { endpoint: 'tempo at https://tempo.example.com', receiving: false, waitMs: 5000 }, 0, { count: 1, path: '/x', contentType: null })).not.toContain('refused');
+    expect(noSpansCause(SENT.traceId, { endpoint: 'tempo (https://tempo.example.com)', receiving: false, waitMs: 5000 }, 0, { count: 1, path: '/x', contentType: null })).not.toContain('refused');
   });
 });
