@@ -30,6 +30,7 @@ import { fixtureDefinitionHash, personaDefinitionHash } from './evaluate/definit
 import { attemptsAtMost, itemRepeat, policyOf, runRepeat } from './evaluate/finish.js';
 import { runStatsOf, statsSeed } from './evaluate/run-stats.js';
 import type { ShardInfo, ShardRun } from './types.js';
+import type { Timer } from './http/retry.js';
 import { UserError } from './errors.js';
 
 export type { ShardRun } from './types.js';
@@ -51,6 +52,12 @@ export interface EngineDeps {
    */
   makeTurnObserver?: (config: Config) => TurnObserver;
   clock?: Clock;
+  /**
+   * Starts each agent attempt's agent.timeoutMs (http/retry.ts, Timer) in the HTTP client that
+   * `run` and `probe` make: a real timer when absent. Tests fire it once their agent holds the
+   * request, so a turn never answered times out in its own words on a loaded machine too.
+   */
+  agentTimer?: Timer;
   wallClock?: () => Date;
   onProgress?: (progress: Progress) => void;
   /** Each item as it finishes (replay's onItem): the CLI and the Action stream results.json with it. */
@@ -527,7 +534,7 @@ async function replayWithAgent(run: PreparedRun, options: CheckOptions, deps: En
       (traces !== null && config.traces != null ? traceObserver(traces.source, { endpoint: traces.endpoint, receiving: traces.receiving, waitMs: config.traces.waitMs }) : responseOnly);
     const client = deps.makeAgent
       ? deps.makeAgent(config)
-      : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal, onRetry: meter.agentRetry, onRequest: meter.agentRequest, onWarning, onTraceSent: (trace) => observer.beforeSend(trace), network, configName: suite.configName });
+      : createHttpAgentClient(config.agent, { clock: deps.clock, signal: deps.signal, onRetry: meter.agentRetry, onRequest: meter.agentRequest, onWarning, onTraceSent: (trace) => observer.beforeSend(trace), network, timer: deps.agentTimer, configName: suite.configName });
     agent = meter.agent(observeTurns(client, observer));
     // A pattern whose matching time has a small bound is matched on the main thread; the others in
     // the pool, whose workers start now, none when no pattern may need them.

@@ -342,7 +342,7 @@ async function probeOnce(config: Config, fixture: Fixture, deps: EngineDeps, net
     toolCalls = config.traces != null && hint.startsWith('not reported') ? `${hint}; a run reads the calls from the agent's spans (traces: in ${configName}), which probe does not read` : hint;
   };
   try {
-    agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock, observe, network, onWarning: (m) => warn(redact(m)), configName });
+    agent = deps.makeAgent ? deps.makeAgent(config) : createHttpAgentClient(config.agent, { clock: deps.clock, observe, network, timer: deps.agentTimer, onWarning: (m) => warn(redact(m)), configName });
     // As a run matches it (one worker at most: one pattern): on the main thread when it needs no worker.
     regex = runRegex(config, deps, 1, { fixtures: [fixture], personas: [] });
     judge = deps.makeJudge ? deps.makeJudge(config) : config.judge ? createConfiguredJudge(config.judge, { clock: deps.clock, network }) : null;

@@ -15,6 +15,7 @@ import { createRegexPool } from '../../src/assertions/index.js';
 import type { Config } from '../../src/config.js';
 import type { RegexEvaluator } from '../../src/types.js';
 import { nativeEcho, type AgentHandler } from '../support/agent-server.js';
+import { heldTimeout } from '../support/held-timeout.js';
 import { loadSuite } from '../../src/suite/index.js';
 import { checkFixtureFile } from '../../src/suite/fixtures.js';
 import { loadYamlPackage, readYaml } from '../../src/suite/yaml/index.js';
@@ -308,20 +309,27 @@ describe('agent-replay probe: an errored probe names its cause and fix, as run d
     ['boom', 'HTTP 500 from {url}: the agent failed: see its logs'],
     // In the CLI's words (report/terminal.ts cliWords): the flag, not the Action's input.
     ['gone', 'HTTP 404 from {url}: check --agent-url (agent.url): the path is probably wrong'],
-    ['slow', 'no answer from {url} within 1,500 ms: raise agent.timeoutMs in config.yml if the agent is slow, or check that it is up'],
+    ['slow', 'no answer from {url} within 90,000 ms: raise agent.timeoutMs in config.yml if the agent is slow, or check that it is up'],
   ])('message %s: the cause line of run, under the error', async (message, cause) => {
-    const agent = await serve(handler);
-    // Only 'slow' needs a timeout, and only its message turn (never answered) can reach it: the welcome
-    // turn, which answers, has ample time on a loaded machine. The others keep the default.
-    const cwd = await project(agent.url, message === 'slow' ? '  timeoutMs: 1500\n' : '');
+    // The turn never answered ('slow') times out once the agent holds it (its deadline fired then, not
+    // a real one that a loaded machine could let pass before the connection opened); the welcome turn,
+    // which answers, has 90 s, past the test's limit. The others keep the default.
+    const held = heldTimeout();
+    const agent = await serve((req) => {
+      const reply = handler(req);
+      if (reply === 'hang') held.fire();
+      return reply;
+    });
+    const cwd = await project(agent.url, message === 'slow' ? '  timeoutMs: 90000\n' : '');
     const shown = cause.replace('{url}', agent.url);
-    const probe = await cli(['probe', message], cwd);
+    const io = { engine: { agentTimer: held.timer } };
+    const probe = await cli(['probe', message], cwd, {}, io);
     expect(probe.code).toBe(1);
     expect(probe.stdout).toMatch(/^errored: message turn: /m);
     expect(probe.stdout).toContain(`\n  cause: ${shown}\n`);
     // run says the same for the same error.
     await writeFile(join(cwd, '.agent-replay/fixtures/greeting.yml'), `label: greeting\nmessage: ${message}\n`);
-    const run = await cli(['run'], cwd);
+    const run = await cli(['run'], cwd, {}, io);
     expect(run.stdout).toContain(`  cause: ${shown}\n`);
   });
 });

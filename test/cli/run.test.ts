@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DRIFT_VERDICTS } from '../../src/types.js';
 import { agentConfig, baseline, byLabel, cli, makeProject, readResults, scriptedAgent, serve, useCleanup } from './helpers.js';
+import { heldTimeout } from '../support/held-timeout.js';
 
 useCleanup();
 
@@ -205,6 +206,11 @@ describe('run', () => {
   });
 
   it('reports each way the agent can fail as errored, with its kind and a message that says which', async () => {
+    // The deadline of the turn never answered is fired once the agent holds it, not a real timer that
+    // a loaded machine could let pass before the connection opened (the error then says no connection
+    // opened); every other turn's deadline (90 s, past the test's limit) is never reached. One turn in
+    // flight at a time: the fire cuts that one alone.
+    const held = heldTimeout();
     const agent = await serve((req) => {
       const body = (req.json ?? {}) as Record<string, unknown>;
       if (body.start === true) {
@@ -214,6 +220,7 @@ describe('run', () => {
         case 'http':
           return { status: 502, body: 'bad gateway' };
         case 'slow':
+          held.fire();
           return 'hang';
         case 'garbled':
           return { body: '{"reply": "unterminated' };
@@ -224,7 +231,7 @@ describe('run', () => {
       }
     });
     const cwd = await makeProject({
-      config: `agent:\n  url: ${agent.url}\n  retries: 1\n  backoffMs: 0\n  timeoutMs: 1500\ncost: { capUsd: 1 }\n`,
+      config: `agent:\n  url: ${agent.url}\n  retries: 1\n  backoffMs: 0\n  timeoutMs: 90000\n  concurrency: 1\ncost: { capUsd: 1 }\n`,
       fixtures: {
         'f.yml': [
           'fixtures:',
@@ -238,15 +245,14 @@ describe('run', () => {
         ].join('\n'),
       },
     });
-    const r = await cli(['run', '--fail-on', 'errored'], cwd);
+    const r = await cli(['run', '--fail-on', 'errored'], cwd, {}, { engine: { agentTimer: held.timer } });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/gate failed: 5 fixtures errored/);
     const f = byLabel(await readResults(join(cwd, '.agent-replay', 'results', 'results.json')));
     expect(f.get('ok')).toMatchObject({ errored: false, verdict: 'pass' });
     const expected: Record<string, [string, RegExp]> = {
       'http-error': ['http', /message turn: agent returned HTTP 502 after 2 attempts: bad gateway/],
-      // Only the message turn that is never answered can reach the timeout: the ones that answer have ample time under load.
-      timeout: ['timeout', /message turn: no answer from the agent within 1,500 ms/],
+      timeout: ['timeout', /message turn: no answer from the agent within 90,000 ms/],
       'invalid-json': ['invalid_json', /message turn: response is not valid JSON/],
       ended: ['ended_in_welcome', /ended during the welcome turn/],
       'missing-reply': ['missing_reply', /message turn: response has no string at "reply"/],
@@ -262,6 +268,8 @@ describe('run', () => {
     expect(messages.filter((m) => m === 'http')).toHaveLength(2);
     expect(messages.filter((m) => m === 'slow')).toHaveLength(1);
     expect(messages.filter((m) => m === 'garbled')).toHaveLength(1);
+    // Every request had its deadline, agent.timeoutMs, started.
+    expect(held.started).toEqual(agent.requests.map(() => 90_000));
   });
 
   it('reports an agent that cannot be reached as errored (network), for every fixture, and still writes the record', async () => {

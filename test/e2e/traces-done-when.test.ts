@@ -2,14 +2,13 @@
 // loopback agent that answers with text alone and exports OTLP/JSON spans for each turn, with
 // explicit start and end times (no waiting): to agent-replay's receiver (`traces.receive`, port 0,
 // read from the run's log line), or kept for a local server that serves them over Tempo's API
-// (`traces.query`). The engine's clock is injected and advanced by each turn's span times, so a
+// (`traces.query`). The engine's clock is injected and advanced by each turn's span times alone, so a
 // turn "takes" as long as its spans say, with no sleep.
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Clock, RunRecord } from '../../src/types.js';
 import { cli, makeProject, readResults, serve, useCleanup } from '../cli/helpers.js';
@@ -166,8 +165,13 @@ const PERSONAS = {
 `,
 };
 
+/**
+ * The engine's clock: the scene's virtual time alone, which only the agent's turns advance (by their
+ * spans' time), so that a turn's latency is its spans' time whatever a loaded machine adds (real time
+ * beside it put 2.9 s past 3.0 s once a turn took a second of it). Nothing in these runs sleeps on it.
+ */
 function engineClock(scene: Scene): Clock {
-  return { now: () => performance.now() + scene.virtualMs, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
+  return { now: () => scene.virtualMs, sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) };
 }
 
 async function runOnce(mode: 'receive' | 'query', scene: Scene, cwd: string, out: string): Promise<{ record: RunRecord; stdout: string; stderr: string }> {
@@ -268,7 +272,8 @@ describe('tools and time from traces (receive mode)', () => {
     const { record, stdout } = await runOnce('receive', s, cwd, 'r2.json');
     const status = record.fixtures.find((x) => x.label === 'order-status')!;
     expect(status.slower?.step).toEqual({ kind: 'tool', name: 'lookup_order', baselineMs: 200, latencyMs: 1900 });
-    expect(stdout).toMatch(/order-status · pass · still passing · slower: \d+ ms → 2\.\d s \(tool lookup_order 200 ms → 1\.9 s\)/);
+    // The turn's latency is its spans' time (10 + 100 + 10 + the tool + 50 ms): 370 ms, then 2,070 ms.
+    expect(stdout).toContain('order-status · pass · still passing · slower: 370 ms → 2.1 s (tool lookup_order 200 ms → 1.9 s)');
     const script = record.personas.find((x) => x.label === 'order-script')!;
     expect(script.slower?.step).toEqual({ kind: 'tool', name: 'lookup_order', baselineMs: 400, latencyMs: 3800 });
   });

@@ -49,8 +49,9 @@ function heldDeadlines(gh: FakeGitHub): typeof fetch {
 /**
  * `sleep` and `retryAfterBaseMs` for a test of the waits asked for: the waits are recorded by the
  * injected sleep, never slept. `heldDeadlines`: a try's deadline cuts it only once the fake holds it.
+ * `fetch`: the one each try goes through (a test's own: tryTimes).
  */
-export async function startHarness(options: FakeGitHubOptions & { retries?: number; retryAfterBaseMs?: number; requestTimeoutMs?: number; heldDeadlines?: boolean; sleep?: (ms: number) => Promise<void>; now?: () => number } = {}): Promise<Harness> {
+export async function startHarness(options: FakeGitHubOptions & { retries?: number; retryAfterBaseMs?: number; requestTimeoutMs?: number; heldDeadlines?: boolean; fetch?: typeof fetch; sleep?: (ms: number) => Promise<void>; now?: () => number } = {}): Promise<Harness> {
   const gh = await startFakeGitHub(options);
   const logs: string[] = [];
   const log: OctokitLog = {
@@ -70,7 +71,27 @@ export async function startHarness(options: FakeGitHubOptions & { retries?: numb
     ...(options.sleep ? { sleep: options.sleep } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.requestTimeoutMs !== undefined ? { requestTimeoutMs: options.requestTimeoutMs } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.heldDeadlines === true ? { fetch: heldDeadlines(gh) } : {}),
   });
   return { gh, api, logs };
+}
+
+/**
+ * A fetch that notes when each try was sent and when its answer's headers came (performance.now()):
+ * the wait before a retry is the time from one try's answer to the next try, which the retry library
+ * (plugin-retry's timer) takes and no test can inject.
+ */
+export function tryTimes(): { fetch: typeof fetch; waits: () => number[] } {
+  const sent: number[] = [];
+  const answered: number[] = [];
+  return {
+    fetch: async (input, init) => {
+      sent.push(performance.now());
+      const res = await fetch(input, init);
+      answered.push(performance.now());
+      return res;
+    },
+    waits: () => answered.slice(0, sent.length - 1).map((at, i) => sent[i + 1]! - at),
+  };
 }
