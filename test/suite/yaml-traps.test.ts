@@ -618,6 +618,29 @@ describe('a "-" alone, the item\'s keys at its column under a list at its key\'s
     expect(fixed.suite?.fixtures.map((f) => f.label)).toEqual(['a']);
   });
 
+  it('is one error in the same words with "invalid YAML:" when a next "-" makes the file invalid, naming each such item\'s lines, and the fix as written loads', async () => {
+    const two = 'fixtures:\n-\nlabel: a\nmessage: hi\n-\nlabel: b\nmessage: yo\n';
+    const r = await load({
+      [`${F}/a.yml`]: two,
+      [`${F}/b.yml`]: 'fixtures:\n- label: e\n  message: hi\n-\nlabel: f\nmessage: hi\nassert:\n  contains: x\n\n-\nlabel: g\nmessage: x\n- label: h\n  message: y\n',
+      [`${F}/c.yml`]: 'fixtures:\n-\nlabel: a\nmessage: hi\n- label: b\n  message: yo\n',
+    });
+    const item = (dash: number, first: number): string =>
+      `the "-" on line ${String(dash)} has nothing after it, and line ${String(first)} under it is indented by no spaces, no deeper than the "-", so YAML reads the item as empty and line ${String(first)} as a key beside "fixtures" on line 1, not as part of the item`;
+    expect(said(r.errors)).toEqual([
+      `${F}/a.yml:3:1: invalid YAML: ${item(2, 3)}; line 6 under the "-" on line 5 is written the same way | indent each item's lines deeper than its "-": by 2 spaces, so that line 3 reads\n      label: a\n  and move line 4 right by 2 spaces too\n  and line 6 reads\n      label: b\n  and move line 7 right by 2 spaces too`,
+      `${F}/b.yml:5:1: invalid YAML: ${item(4, 5)}; line 11 under the "-" on line 10 is written the same way | indent each item's lines deeper than its "-": by 2 spaces, so that line 5 reads\n      label: f\n  and move lines 6 to 8 right by 2 spaces too\n  and line 11 reads\n      label: g\n  and move line 12 right by 2 spaces too`,
+      `${F}/c.yml:3:1: invalid YAML: ${item(2, 3)} | indent the item's lines deeper than the "-": by 2 spaces, so that line 3 reads\n      label: a\n  and move line 4 right by 2 spaces too`,
+    ]);
+    // The fix as written loads: every item's lines indented by 2 spaces.
+    const fixed = await load({
+      [`${F}/a.yml`]: 'fixtures:\n-\n  label: a\n  message: hi\n-\n  label: b\n  message: yo\n',
+      [`${F}/b.yml`]: 'fixtures:\n- label: e\n  message: hi\n-\n  label: f\n  message: hi\n  assert:\n    contains: x\n\n-\n  label: g\n  message: x\n- label: h\n  message: y\n',
+    });
+    expect(fixed.errors).toEqual([]);
+    expect(fixed.suite?.fixtures.map((f) => f.label)).toEqual(['a', 'b', 'e', 'f', 'g', 'h']);
+  });
+
   it('leaves an empty item followed by a key the file takes to the empty item\'s own error', async () => {
     const r = await load({ [`${F}/a.yml`]: 'fixtures:\n- label: a\n  message: hi\n-\n' });
     expect(said(r.errors).map((e) => e.split(' | ')[0])).toEqual([`${F}/a.yml:4:1: fixture #2 must be a mapping with label and message, found an empty value (null)`]);

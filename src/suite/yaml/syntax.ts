@@ -1440,6 +1440,72 @@ function emptyDashItem(src: SourceFile, n: number): EmptyDashItem | null {
   };
 }
 
+/**
+ * `fixtures:`, `-`, `label: a`, `message: hi`, then `-`, `label: b`, ..., each at the start of its
+ * line: items whose "-" is alone and whose keys are at its column, under a list at its key's column.
+ * YAML reads the first item as empty and its keys beside `fixtures` (valid YAML so far, which
+ * item-file.ts, emptyItemAtKeys, says), then refuses the next "-" after those keys and says each key
+ * of the next such item written twice. One issue for the list, at the first item's first key, in the
+ * words of the valid file's (emptyItemWords), naming each such item's lines, for every error the
+ * parser gives from its "-" to the list's end; null when the list around line `said` (where the
+ * parser names a "-", or the blank lines before it) holds no such item above it.
+ */
+function emptyItemsAtKeys(src: SourceFile, said: number): ItemAtKeys | null {
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const at = itemFrom(lines, said);
+  if (at === null) return null;
+  const c = at.column;
+  const isItem = (k: number): boolean => ITEM_LINE.test(lines[k - 1] as string);
+  const isKey = (k: number): boolean => !isItem(k) && KEY_LINE.test(lines[k - 1] as string);
+  const nextLine = (k: number): number => {
+    let m = k + 1;
+    while (m <= lines.length && isBlank(lines[m - 1] as string)) m += 1;
+    return m;
+  };
+  // Up to the list's key: at the column, nothing after its ":", its next line an item at its column.
+  let key = at.n - 1;
+  for (; key >= 1; key -= 1) {
+    const line = lines[key - 1] as string;
+    if (isBlank(line) || indentOf(line) > c || isItem(key)) continue;
+    if (indentOf(line) < c || !isKey(key)) return null;
+    const m = nextLine(key);
+    if (/:\s*(?:#.*)?$/.test(line) && m <= lines.length && isItem(m) && indentOf(lines[m - 1] as string) === c) break;
+  }
+  if (key < 1) return null;
+  // The list's items: a "-" alone, its keys at its column after it, is one written so (the lines
+  // under its keys its own); a key at the column after any other item ends the list.
+  const alone: { from: number; first: number; to: number }[] = [];
+  let open: { from: number; first: number; to: number } | null = null;
+  let end = key;
+  for (let k = key + 1; k <= lines.length; k += 1) {
+    const line = lines[k - 1] as string;
+    if (isBlank(line)) continue;
+    const indent = indentOf(line);
+    if (indent < c) break;
+    if (indent === c && isItem(k)) {
+      const dash = EMPTY_DASH.exec(line);
+      open = dash !== null && dash[2] === undefined ? { from: k, first: 0, to: k } : null;
+    } else if (indent > c) {
+      // Under a "-" alone, deeper than it: its item, written as YAML reads it.
+      if (open !== null && open.first === 0) open = null;
+      if (open !== null) open.to = k;
+    } else {
+      if (open === null || !isKey(k)) break;
+      if (open.first === 0) {
+        open.first = k;
+        alone.push(open);
+      }
+      open.to = k;
+    }
+    end = k;
+  }
+  const [head, ...more] = alone;
+  if (head === undefined || head.first >= at.n || at.n > end) return null;
+  const name = shownJson((KEY_LINE.exec(lines[key - 1] as string)?.[2] as string).replace(/^["']|["']$/g, ''));
+  const words = emptyItemWords(lines, { ...head, at: c, dash: c, readAs: `line ${String(head.first)} as a key beside ${name} on line ${String(key)}, not as part of the item` }, more);
+  return { from: head.from, to: end, issue: { file: src.file, line: head.first, column: c + 1, message: `invalid YAML: ${words.message}`, fix: words.fix } };
+}
+
 /** A key and its value (or a list item's `- ` and its value): the text before the value, the value, and a comment after it. */
 const KEY_AND_VALUE = /^(\s*(?:-\s+)?(?:[^\s#:"'@`%[{|>*&!-][^:#]*?:\s+)?)(\S.*?)(\s+#.*)?$/;
 
@@ -1818,7 +1884,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       }
     }
     // A list item at the column of the keys above it: one issue for it and the lines that go with it (itemAtKeyColumn).
-    const atKeys = keyItems.find((k) => line >= k.from && line <= k.to && followsItemAtKeys(err)) ?? (isNestingError(err) || err.code === 'UNEXPECTED_TOKEN' ? (itemAtKeyColumn(src, line) ?? itemLeftOfList(src, line)) : isSequenceItemError(err) ? itemLeftOfList(src, line, true) : null);
+    const atKeys = keyItems.find((k) => line >= k.from && line <= k.to && followsItemAtKeys(err)) ?? (isNestingError(err) || err.code === 'UNEXPECTED_TOKEN' ? (emptyItemsAtKeys(src, line) ?? itemAtKeyColumn(src, line) ?? itemLeftOfList(src, line)) : isSequenceItemError(err) ? itemLeftOfList(src, line, true) : null);
     if (atKeys !== null) {
       if (!keyItems.includes(atKeys)) keyItems.push(atKeys);
       if (!out.includes(atKeys.issue)) out.push(atKeys.issue);
