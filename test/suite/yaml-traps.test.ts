@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { checkFixtureFile } from '../../src/suite/fixtures.js';
 import { readYaml, type PathSegment, type SourceFile } from '../../src/suite/yaml/index.js';
 import { loadSuite } from '../../src/suite/index.js';
-import { F, load, repo } from './helpers.js';
+import { C, F, load, OK_FIXTURE, repo } from './helpers.js';
 
 const P = '.agent-replay/personas';
 
@@ -644,5 +644,39 @@ describe('a "-" alone, the item\'s keys at its column under a list at its key\'s
   it('leaves an empty item followed by a key the file takes to the empty item\'s own error', async () => {
     const r = await load({ [`${F}/a.yml`]: 'fixtures:\n- label: a\n  message: hi\n-\n' });
     expect(said(r.errors).map((e) => e.split(' | ')[0])).toEqual([`${F}/a.yml:4:1: fixture #2 must be a mapping with label and message, found an empty value (null)`]);
+  });
+});
+
+describe('a mapping whose every key lacks its ":" (agent:, then url http://..., timeoutMs 5): valid YAML, one text the schema refuses', () => {
+  it('says after the schema\'s words that the lines have no ":" after their keys, with each line as it should read, and the fix loads', async () => {
+    const r = await load({
+      [C]: 'agent:\n  url http://127.0.0.1:3000/chat\n  timeoutMs 5000\n',
+      [`${F}/a.yml`]: 'message hi\nlabel a\n',
+      [`${F}/b.yml`]: 'fixtures:\n- label b\n  message hi # greeting\n',
+    });
+    expect(said(r.errors)).toEqual([
+      `.agent-replay/config.yml:2:3: agent must be a mapping, found the string "url http://127.0.0.1:3000/chat timeoutMs 5000": lines 2 and 3 have no ":" after their keys ("url", "timeoutMs"), so YAML cannot read them as keys and their values | write ":" after each key (and a space before its value), so that line 2 reads\n      url: http://127.0.0.1:3000/chat\n  and line 3 reads\n      timeoutMs: 5000`,
+      `${F}/a.yml:1:1: a fixture file must hold a fixture (label, message, ...) or a list under "fixtures:", found the string "message hi label a": lines 1 and 2 have no ":" after their keys ("message", "label"), so YAML cannot read them as keys and their values | write ":" after each key (and a space before its value), so that line 1 reads\n    message: hi\n  and line 2 reads\n    label: a`,
+      `${F}/b.yml:2:3: fixture #1 must be a mapping with label and message, found the string "label b message hi": lines 2 and 3 have no ":" after their keys ("label", "message"), so YAML cannot read them as keys and their values | write ":" after each key (and a space before its value), so that line 2 reads\n    - label: b\n  and line 3 reads\n      message: hi # greeting`,
+    ]);
+    const fixed = await load({
+      [C]: 'agent:\n  url: http://127.0.0.1:3000/chat\n  timeoutMs: 5000\n',
+      [`${F}/a.yml`]: 'message: hi\nlabel: a\n',
+      [`${F}/b.yml`]: 'fixtures:\n- label: b\n  message: hi # greeting\n',
+    });
+    expect(fixed.errors).toEqual([]);
+    expect(fixed.suite?.fixtures.map((f) => f.label)).toEqual(['a', 'b']);
+  });
+
+  it('keeps the schema\'s words for a text whose first word is no key of the mapping, or whose lines are not all keys without ":"', async () => {
+    const r = await load({
+      [C]: 'agent:\n  the agent at http://127.0.0.1:3000/chat\n',
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${F}/b.yml`]: 'message hi\nand more text\n',
+    });
+    expect(said(r.errors).map((e) => e.split(' | ')[0])).toEqual([
+      '.agent-replay/config.yml:2:3: agent must be a mapping, found the string "the agent at http://127.0.0.1:3000/chat"',
+      `${F}/b.yml:1:1: a fixture file must hold a fixture (label, message, ...) or a list under "fixtures:", found the string "message hi and more text"`,
+    ]);
   });
 });

@@ -135,8 +135,15 @@ function missingColonAt(src: SourceFile, n: number | null): ConfigIssue | null {
  * and a key whose value may go on over lines (`[`, `{`, a quote) ends the search.
  */
 function missingColon(src: SourceFile, n: number | null): ConfigIssue | null {
+  return colonsLeftOut(src, n)?.issue ?? null;
+}
+
+/** missingColon's issue, with the lines it names and their keys, in order. */
+function colonsLeftOut(src: SourceFile, n: number | null): { issue: ConfigIssue; lines: number[]; keys: string[] } | null {
   const here = missingColonAt(src, n);
-  if (here === null || n === null || here.column === null) return here;
+  if (here === null || n === null) return null;
+  const keyOf = (k: number): string => (/^\s*(?:-\s+)?([A-Za-z_][A-Za-z0-9_-]*)/.exec(lineOf(src, k) ?? '') as RegExpExecArray)[1] as string;
+  if (here.column === null) return { issue: here, lines: [n], keys: [keyOf(n)] };
   const col = here.column - 1;
   const keyColumn = (l: string): number => (/^ *(?:- +)?/.exec(l) as RegExpExecArray)[0].length;
   /** Whether line `k` is in the mapping and lacks its ":" (true), is in it as a key that may be passed (false), or ends it (null). */
@@ -161,20 +168,41 @@ function missingColon(src: SourceFile, n: number | null): ConfigIssue | null {
       if (indentOf(text) < col) break;
     }
   }
-  if (lines.length === 1) return here;
   lines.sort((a, b) => a - b);
+  const keys = lines.map(keyOf);
+  if (lines.length === 1) return { issue: here, lines, keys };
   const each = lines.map((k) => missingColonAt(src, k) as ConfigIssue);
   const reads = (i: ConfigIssue): string => i.fix.slice(i.fix.lastIndexOf(' reads\n') + ' reads\n'.length);
-  const keys = each.map((i) => /after its key ("(?:[^"\\]|\\.)*")/.exec(i.message)?.[1] ?? '');
   const named = `${lines.slice(0, -1).join(', ')} and ${String(lines[lines.length - 1])}`;
   const head = each[0] as ConfigIssue;
   return {
-    file: src.file,
-    line: head.line,
-    column: head.column,
-    message: `invalid YAML: lines ${named} have no ":" after their keys (${keys.join(', ')}), so YAML cannot read them as keys and their values`,
-    fix: `write ":" after each key (and a space before its value), so that ${each.map((i, j) => `line ${String(lines[j])} reads\n${reads(i)}`).join('\n  and ')}`,
+    lines,
+    keys,
+    issue: {
+      file: src.file,
+      line: head.line,
+      column: head.column,
+      message: `invalid YAML: lines ${named} have no ":" after their keys (${keys.map((k) => shownJson(k)).join(', ')}), so YAML cannot read them as keys and their values`,
+      fix: `write ":" after each key (and a space before its value), so that ${each.map((i, j) => `line ${String(lines[j])} reads\n${reads(i)}`).join('\n  and ')}`,
+    },
   };
+}
+
+/**
+ * A text that YAML read from lines each written as `key value` without the ":" (`agent:`, then
+ * `  url http://...` and `  timeoutMs 5`): valid YAML, one text, which the schema refuses where a
+ * mapping belongs. When `value`, starting at `at`, is those lines and each key is one of `keys`:
+ * missingColon's words for them (without "invalid YAML:"), to say after the schema's; null otherwise.
+ */
+export function keysWithoutColons(src: SourceFile, at: Position, value: string, keys: readonly string[]): { message: string; fix: string } | null {
+  const found = colonsLeftOut(src, at.line);
+  if (found === null || found.issue.line !== at.line || found.issue.column !== at.column || !found.keys.every((k) => keys.includes(k))) return null;
+  // The text YAML read is those lines and nothing else (the first's "- ", and a comment after the last, left out).
+  const from = (found.issue.column ?? 1) - 1;
+  const words = (t: string): string => t.trim().split(/\s+/).join(' ');
+  const written = found.lines.map((k) => (lineOf(src, k) ?? '').slice(from).replace(/\s#.*$/, '')).join(' ');
+  if (words(written) !== words(value)) return null;
+  return { message: found.issue.message.replace(/^invalid YAML: /, ''), fix: found.issue.fix };
 }
 
 /**
