@@ -4,8 +4,8 @@
 
 import * as z from 'zod';
 import type { Assertion, Fixture, SingleAssertion } from '../types.js';
-import { describeValue, flowYaml, quote, rangeCheckedAfter, REFUSED_AFTER, translateZodIssues, type NumberRange } from './issues.js';
-import type { PathSegment, SourceFile } from './yaml/index.js';
+import { describeValue, flowYaml, quote, rangeCheckedAfter, REFUSED_AFTER, translateZodIssues, type ConfigIssue, type NumberRange } from './issues.js';
+import { colonsLeftOutOf, type PathSegment, type SourceFile } from './yaml/index.js';
 import { blockTextAtKeys, emptyItemAtKeys, itemFileRule, itemsOfFile, nextItemInside, soundItemsOfFile, splitNumbersOfOneItem, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
@@ -157,6 +157,8 @@ function checkItem(file: TrapFile, data: unknown, path: PathSegment[], result: F
     // `- # a refund fixture`: a fixture commented out but for its "-" is told so (yaml-traps.ts).
     const fix = 'write it as { label: my-fixture, message: "..." }';
     err(path, `${name()} must be a mapping with label and message, found ${describeValue(data)}`, data === null ? emptyItemFix(file, path, name(), fix) : fix);
+    // `- label a`, `  message hi`: its keys each written without the ":", one text to YAML.
+    if (typeof data === 'string') colonsLeftOutOf(result.errors[result.errors.length - 1] as ConfigIssue, src, data, FIXTURE_FILE.item.keys());
     return;
   }
   const raw = data as Record<string, unknown>;

@@ -4,7 +4,7 @@
 
 import * as z from 'zod';
 import { describeValue, lineOf, meantKey, quote, translateZodIssues, type ConfigIssue } from './issues.js';
-import { pathText, type PathSegment, type SourceFile } from './yaml/index.js';
+import { colonsLeftOutOf, pathText, type PathSegment, type SourceFile } from './yaml/index.js';
 import { alsoMoved, blockTextWords, emptyItemWords, indentOf, isBlank } from './yaml/moved.js';
 import { isSplitNumberMessage, splitNumberAt, splitWritesKeyTwice } from './yaml/split-number.js';
 import { onFirstUse } from '../patterns.js';
@@ -84,7 +84,10 @@ export function itemsOfFile(src: SourceFile, data: unknown, rule: ItemFileRule, 
     return (data as Record<string, unknown[]>)[misspelt]!.map((d, i) => ({ data: d, path: [misspelt, i] }));
   }
   if (typeof data === 'object') return [{ data, path: [] }];
-  out.errors.push({ file: src.file, ...src.valueAt([]), ...rule.neither(describeValue(data)) });
+  const neither: ConfigIssue = { file: src.file, ...src.valueAt([]), ...rule.neither(describeValue(data)) };
+  // `message hi`, `label a`: an item's keys each written without its ":", which YAML reads as one text.
+  if (typeof data === 'string') colonsLeftOutOf(neither, src, data, rule.item.keys());
+  out.errors.push(neither);
   return [];
 }
 

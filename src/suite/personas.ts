@@ -7,7 +7,7 @@ import { type Mock, type PersonaExpect, type PersonaScript, type ReplyExpectatio
 import { checkFlags, DEFAULT_THRESHOLD, REGEX_FLAGS, THRESHOLD_FIX, THRESHOLD_RANGE } from './fixtures.js';
 import { toExpectation, toolSchemas } from './tools.js';
 import { describeValue, lineOf, quote, rangeCheckedAfter, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
-import type { PathSegment, SourceFile } from './yaml/index.js';
+import { colonsLeftOutOf, type PathSegment, type SourceFile } from './yaml/index.js';
 import { blockTextAtKeys, emptyItemAtKeys, itemFileRule, itemsOfFile, nextItemInside, soundItemsOfFile, splitNumbersOfOneItem, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
 import { COMPILE_FIX, inlineFlagsFix, regexSlashesNote } from './regex-advice.js';
@@ -134,6 +134,8 @@ function checkScript(file: TrapFile, data: unknown, path: PathSegment[], result:
     // `- # a refund script`: a script commented out but for its "-" is told so (yaml-traps.ts).
     const fix = 'write it as { label: my-script, opening: "...", expect: { ... } }';
     err(path, `${name} must be a mapping with label, opening and expect, found ${describeValue(data)}`, data === null ? emptyItemFix(file, path, name, fix) : fix);
+    // `- label a`, `  message hi`: its keys each written without the ":", one text to YAML.
+    if (typeof data === 'string') colonsLeftOutOf(result.errors[result.errors.length - 1] as ConfigIssue, src, data, PERSONA_FILE.item.keys());
     return;
   }
   const raw = data as Record<string, unknown>;

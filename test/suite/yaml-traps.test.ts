@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { checkFixtureFile } from '../../src/suite/fixtures.js';
 import { readYaml, type PathSegment, type SourceFile } from '../../src/suite/yaml/index.js';
 import { loadSuite } from '../../src/suite/index.js';
-import { F, load, repo } from './helpers.js';
+import { C, F, load, OK_FIXTURE, repo } from './helpers.js';
 
 const P = '.agent-replay/personas';
 
@@ -618,8 +618,65 @@ describe('a "-" alone, the item\'s keys at its column under a list at its key\'s
     expect(fixed.suite?.fixtures.map((f) => f.label)).toEqual(['a']);
   });
 
+  it('is one error in the same words with "invalid YAML:" when a next "-" makes the file invalid, naming each such item\'s lines, and the fix as written loads', async () => {
+    const two = 'fixtures:\n-\nlabel: a\nmessage: hi\n-\nlabel: b\nmessage: yo\n';
+    const r = await load({
+      [`${F}/a.yml`]: two,
+      [`${F}/b.yml`]: 'fixtures:\n- label: e\n  message: hi\n-\nlabel: f\nmessage: hi\nassert:\n  contains: x\n\n-\nlabel: g\nmessage: x\n- label: h\n  message: y\n',
+      [`${F}/c.yml`]: 'fixtures:\n-\nlabel: a\nmessage: hi\n- label: b\n  message: yo\n',
+    });
+    const item = (dash: number, first: number): string =>
+      `the "-" on line ${String(dash)} has nothing after it, and line ${String(first)} under it is indented by no spaces, no deeper than the "-", so YAML reads the item as empty and line ${String(first)} as a key beside "fixtures" on line 1, not as part of the item`;
+    expect(said(r.errors)).toEqual([
+      `${F}/a.yml:3:1: invalid YAML: ${item(2, 3)}; line 6 under the "-" on line 5 is written the same way | indent each item's lines deeper than its "-": by 2 spaces, so that line 3 reads\n      label: a\n  and move line 4 right by 2 spaces too\n  and line 6 reads\n      label: b\n  and move line 7 right by 2 spaces too`,
+      `${F}/b.yml:5:1: invalid YAML: ${item(4, 5)}; line 11 under the "-" on line 10 is written the same way | indent each item's lines deeper than its "-": by 2 spaces, so that line 5 reads\n      label: f\n  and move lines 6 to 8 right by 2 spaces too\n  and line 11 reads\n      label: g\n  and move line 12 right by 2 spaces too`,
+      `${F}/c.yml:3:1: invalid YAML: ${item(2, 3)} | indent the item's lines deeper than the "-": by 2 spaces, so that line 3 reads\n      label: a\n  and move line 4 right by 2 spaces too`,
+    ]);
+    // The fix as written loads: every item's lines indented by 2 spaces.
+    const fixed = await load({
+      [`${F}/a.yml`]: 'fixtures:\n-\n  label: a\n  message: hi\n-\n  label: b\n  message: yo\n',
+      [`${F}/b.yml`]: 'fixtures:\n- label: e\n  message: hi\n-\n  label: f\n  message: hi\n  assert:\n    contains: x\n\n-\n  label: g\n  message: x\n- label: h\n  message: y\n',
+    });
+    expect(fixed.errors).toEqual([]);
+    expect(fixed.suite?.fixtures.map((f) => f.label)).toEqual(['a', 'b', 'e', 'f', 'g', 'h']);
+  });
+
   it('leaves an empty item followed by a key the file takes to the empty item\'s own error', async () => {
     const r = await load({ [`${F}/a.yml`]: 'fixtures:\n- label: a\n  message: hi\n-\n' });
     expect(said(r.errors).map((e) => e.split(' | ')[0])).toEqual([`${F}/a.yml:4:1: fixture #2 must be a mapping with label and message, found an empty value (null)`]);
+  });
+});
+
+describe('a mapping whose every key lacks its ":" (agent:, then url http://..., timeoutMs 5): valid YAML, one text the schema refuses', () => {
+  it('says after the schema\'s words that the lines have no ":" after their keys, with each line as it should read, and the fix loads', async () => {
+    const r = await load({
+      [C]: 'agent:\n  url http://127.0.0.1:3000/chat\n  timeoutMs 5000\n',
+      [`${F}/a.yml`]: 'message hi\nlabel a\n',
+      [`${F}/b.yml`]: 'fixtures:\n- label b\n  message hi # greeting\n',
+    });
+    expect(said(r.errors)).toEqual([
+      `.agent-replay/config.yml:2:3: agent must be a mapping, found the string "url http://127.0.0.1:3000/chat timeoutMs 5000": lines 2 and 3 have no ":" after their keys ("url", "timeoutMs"), so YAML cannot read them as keys and their values | write ":" after each key (and a space before its value), so that line 2 reads\n      url: http://127.0.0.1:3000/chat\n  and line 3 reads\n      timeoutMs: 5000`,
+      `${F}/a.yml:1:1: a fixture file must hold a fixture (label, message, ...) or a list under "fixtures:", found the string "message hi label a": lines 1 and 2 have no ":" after their keys ("message", "label"), so YAML cannot read them as keys and their values | write ":" after each key (and a space before its value), so that line 1 reads\n    message: hi\n  and line 2 reads\n    label: a`,
+      `${F}/b.yml:2:3: fixture #1 must be a mapping with label and message, found the string "label b message hi": lines 2 and 3 have no ":" after their keys ("label", "message"), so YAML cannot read them as keys and their values | write ":" after each key (and a space before its value), so that line 2 reads\n    - label: b\n  and line 3 reads\n      message: hi # greeting`,
+    ]);
+    const fixed = await load({
+      [C]: 'agent:\n  url: http://127.0.0.1:3000/chat\n  timeoutMs: 5000\n',
+      [`${F}/a.yml`]: 'message: hi\nlabel: a\n',
+      [`${F}/b.yml`]: 'fixtures:\n- label: b\n  message: hi # greeting\n',
+    });
+    expect(fixed.errors).toEqual([]);
+    expect(fixed.suite?.fixtures.map((f) => f.label)).toEqual(['a', 'b']);
+  });
+
+  it('keeps the schema\'s words for a text whose first word is no key of the mapping, or whose lines are not all keys without ":"', async () => {
+    const r = await load({
+      [C]: 'agent:\n  the agent at http://127.0.0.1:3000/chat\n',
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [`${F}/b.yml`]: 'message hi\nand more text\n',
+    });
+    expect(said(r.errors).map((e) => e.split(' | ')[0])).toEqual([
+      '.agent-replay/config.yml:2:3: agent must be a mapping, found the string "the agent at http://127.0.0.1:3000/chat"',
+      `${F}/b.yml:1:1: a fixture file must hold a fixture (label, message, ...) or a list under "fixtures:", found the string "message hi and more text"`,
+    ]);
   });
 });

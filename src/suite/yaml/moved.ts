@@ -52,16 +52,25 @@ export function spacesWord(n: number): string {
  * A list item's "-" with nothing after it on line `from` (at `dash`, 0-based), and its lines
  * `first` to `to` (the first indented by `at`) no deeper than it: the item is read as empty, and
  * `readAs` says what YAML makes of line `first`. The fix indents the item's lines 2 spaces deeper
- * than the "-" (keysMoved), or, when it is one line, writes it after the "-".
+ * than the "-" (keysMoved), or, when it is one line, writes it after the "-". `more`: the next items
+ * of the same list written the same way (their "-" at `dash`, their lines at `at`), named in the
+ * message and each fixed alike.
  */
-export function emptyItemWords(lines: readonly string[], w: { from: number; first: number; to: number; at: number; dash: number; readAs: string }): { message: string; fix: string } {
+export function emptyItemWords(lines: readonly string[], w: { from: number; first: number; to: number; at: number; dash: number; readAs: string }, more: readonly { from: number; first: number; to: number }[] = []): { message: string; fix: string } {
   const text = (lines[w.first - 1] as string).trimStart();
   const deep = w.dash + 2;
-  const alone = w.to === w.first ? `\n  or write it after the "-", so that line ${String(w.from)} reads\n    ${' '.repeat(w.dash)}- ${text}` : '';
+  const alone = w.to === w.first && more.length === 0 ? `\n  or write it after the "-", so that line ${String(w.from)} reads\n    ${' '.repeat(w.dash)}- ${text}` : '';
+  const reads = (m: { first: number; to: number }): string => `line ${String(m.first)} reads\n    ${' '.repeat(deep)}${(lines[m.first - 1] as string).trimStart()}${keysMoved(lines, m.first, m.to, w.at, deep)}`;
+  const others = more.length === 0 ? '' : `; ${linesWord(more.map((m) => m.first))} under the "-" on ${linesWord(more.map((m) => m.from))} ${more.length === 1 ? 'is' : 'are'} written the same way`;
   return {
-    message: `the "-" on line ${String(w.from)} has nothing after it, and line ${String(w.first)} under it is indented by ${spacesWord(w.at)}, no deeper than the "-", so YAML reads the item as empty and ${w.readAs}`,
-    fix: `indent the item's lines deeper than the "-": by ${plural(deep, 'space', 'spaces')}, so that line ${String(w.first)} reads\n    ${' '.repeat(deep)}${text}${keysMoved(lines, w.first, w.to, w.at, deep)}${alone}`,
+    message: `the "-" on line ${String(w.from)} has nothing after it, and line ${String(w.first)} under it is indented by ${spacesWord(w.at)}, no deeper than the "-", so YAML reads the item as empty and ${w.readAs}${others}`,
+    fix: `indent ${more.length === 0 ? 'the item\'s lines deeper than the "-"' : 'each item\'s lines deeper than its "-"'}: by ${plural(deep, 'space', 'spaces')}, so that ${reads(w)}${more.map((m) => `\n  and ${reads(m)}`).join('')}${alone}`,
   };
+}
+
+/** Lines in words: "line 5", "lines 5 and 8", "lines 5, 8 and 11". */
+function linesWord(ns: readonly number[]): string {
+  return ns.length === 1 ? `line ${String(ns[0])}` : `lines ${ns.slice(0, -1).join(', ')} and ${String(ns[ns.length - 1])}`;
 }
 
 /** A key with nothing after its `:` but a block's `|` or `>` or a comment: its value is on the lines under it. */

@@ -25,6 +25,22 @@ function yamlSyntax(): typeof import('./syntax.js') {
   return syntax;
 }
 
+/**
+ * `issue`, the schema's error on the text `value` where a mapping of `keys` belongs (`agent must be
+ * a mapping, found the string "url http://... timeoutMs 5"`): when the text is lines each written as
+ * one of `keys` and its value without the ":", it says so after the schema's words, with the fix the
+ * YAML check gives such lines (syntax.ts, keysWithoutColons). Only an error's value is looked at, and
+ * only when its first word is one of `keys`.
+ */
+export function colonsLeftOutOf(issue: ConfigIssue, src: SourceFile, value: string, keys: readonly string[]): void {
+  const first = /^\s*([A-Za-z_][A-Za-z0-9_-]*)[ \t]/.exec(value)?.[1];
+  if (first === undefined || !keys.includes(first) || issue.line === null) return;
+  const words = yamlSyntax().keysWithoutColons(src, { line: issue.line, column: issue.column }, value, keys);
+  if (words === null) return;
+  issue.message = `${issue.message}: ${words.message}`;
+  issue.fix = words.fix;
+}
+
 /** The most levels of lists and mappings js-yaml reads (its maxDepth), and so a suite file. */
 const MAX_YAML_DEPTH = 100;
 

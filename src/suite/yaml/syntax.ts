@@ -135,8 +135,15 @@ function missingColonAt(src: SourceFile, n: number | null): ConfigIssue | null {
  * and a key whose value may go on over lines (`[`, `{`, a quote) ends the search.
  */
 function missingColon(src: SourceFile, n: number | null): ConfigIssue | null {
+  return colonsLeftOut(src, n)?.issue ?? null;
+}
+
+/** missingColon's issue, with the lines it names and their keys, in order. */
+function colonsLeftOut(src: SourceFile, n: number | null): { issue: ConfigIssue; lines: number[]; keys: string[] } | null {
   const here = missingColonAt(src, n);
-  if (here === null || n === null || here.column === null) return here;
+  if (here === null || n === null) return null;
+  const keyOf = (k: number): string => (/^\s*(?:-\s+)?([A-Za-z_][A-Za-z0-9_-]*)/.exec(lineOf(src, k) ?? '') as RegExpExecArray)[1] as string;
+  if (here.column === null) return { issue: here, lines: [n], keys: [keyOf(n)] };
   const col = here.column - 1;
   const keyColumn = (l: string): number => (/^ *(?:- +)?/.exec(l) as RegExpExecArray)[0].length;
   /** Whether line `k` is in the mapping and lacks its ":" (true), is in it as a key that may be passed (false), or ends it (null). */
@@ -161,20 +168,41 @@ function missingColon(src: SourceFile, n: number | null): ConfigIssue | null {
       if (indentOf(text) < col) break;
     }
   }
-  if (lines.length === 1) return here;
   lines.sort((a, b) => a - b);
+  const keys = lines.map(keyOf);
+  if (lines.length === 1) return { issue: here, lines, keys };
   const each = lines.map((k) => missingColonAt(src, k) as ConfigIssue);
   const reads = (i: ConfigIssue): string => i.fix.slice(i.fix.lastIndexOf(' reads\n') + ' reads\n'.length);
-  const keys = each.map((i) => /after its key ("(?:[^"\\]|\\.)*")/.exec(i.message)?.[1] ?? '');
   const named = `${lines.slice(0, -1).join(', ')} and ${String(lines[lines.length - 1])}`;
   const head = each[0] as ConfigIssue;
   return {
-    file: src.file,
-    line: head.line,
-    column: head.column,
-    message: `invalid YAML: lines ${named} have no ":" after their keys (${keys.join(', ')}), so YAML cannot read them as keys and their values`,
-    fix: `write ":" after each key (and a space before its value), so that ${each.map((i, j) => `line ${String(lines[j])} reads\n${reads(i)}`).join('\n  and ')}`,
+    lines,
+    keys,
+    issue: {
+      file: src.file,
+      line: head.line,
+      column: head.column,
+      message: `invalid YAML: lines ${named} have no ":" after their keys (${keys.map((k) => shownJson(k)).join(', ')}), so YAML cannot read them as keys and their values`,
+      fix: `write ":" after each key (and a space before its value), so that ${each.map((i, j) => `line ${String(lines[j])} reads\n${reads(i)}`).join('\n  and ')}`,
+    },
   };
+}
+
+/**
+ * A text that YAML read from lines each written as `key value` without the ":" (`agent:`, then
+ * `  url http://...` and `  timeoutMs 5`): valid YAML, one text, which the schema refuses where a
+ * mapping belongs. When `value`, starting at `at`, is those lines and each key is one of `keys`:
+ * missingColon's words for them (without "invalid YAML:"), to say after the schema's; null otherwise.
+ */
+export function keysWithoutColons(src: SourceFile, at: Position, value: string, keys: readonly string[]): { message: string; fix: string } | null {
+  const found = colonsLeftOut(src, at.line);
+  if (found === null || found.issue.line !== at.line || found.issue.column !== at.column || !found.keys.every((k) => keys.includes(k))) return null;
+  // The text YAML read is those lines and nothing else (the first's "- ", and a comment after the last, left out).
+  const from = (found.issue.column ?? 1) - 1;
+  const words = (t: string): string => t.trim().split(/\s+/).join(' ');
+  const written = found.lines.map((k) => (lineOf(src, k) ?? '').slice(from).replace(/\s#.*$/, '')).join(' ');
+  if (words(written) !== words(value)) return null;
+  return { message: found.issue.message.replace(/^invalid YAML: /, ''), fix: found.issue.fix };
 }
 
 /**
@@ -1440,6 +1468,72 @@ function emptyDashItem(src: SourceFile, n: number): EmptyDashItem | null {
   };
 }
 
+/**
+ * `fixtures:`, `-`, `label: a`, `message: hi`, then `-`, `label: b`, ..., each at the start of its
+ * line: items whose "-" is alone and whose keys are at its column, under a list at its key's column.
+ * YAML reads the first item as empty and its keys beside `fixtures` (valid YAML so far, which
+ * item-file.ts, emptyItemAtKeys, says), then refuses the next "-" after those keys and says each key
+ * of the next such item written twice. One issue for the list, at the first item's first key, in the
+ * words of the valid file's (emptyItemWords), naming each such item's lines, for every error the
+ * parser gives from its "-" to the list's end; null when the list around line `said` (where the
+ * parser names a "-", or the blank lines before it) holds no such item above it.
+ */
+function emptyItemsAtKeys(src: SourceFile, said: number): ItemAtKeys | null {
+  const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
+  const at = itemFrom(lines, said);
+  if (at === null) return null;
+  const c = at.column;
+  const isItem = (k: number): boolean => ITEM_LINE.test(lines[k - 1] as string);
+  const isKey = (k: number): boolean => !isItem(k) && KEY_LINE.test(lines[k - 1] as string);
+  const nextLine = (k: number): number => {
+    let m = k + 1;
+    while (m <= lines.length && isBlank(lines[m - 1] as string)) m += 1;
+    return m;
+  };
+  // Up to the list's key: at the column, nothing after its ":", its next line an item at its column.
+  let key = at.n - 1;
+  for (; key >= 1; key -= 1) {
+    const line = lines[key - 1] as string;
+    if (isBlank(line) || indentOf(line) > c || isItem(key)) continue;
+    if (indentOf(line) < c || !isKey(key)) return null;
+    const m = nextLine(key);
+    if (/:\s*(?:#.*)?$/.test(line) && m <= lines.length && isItem(m) && indentOf(lines[m - 1] as string) === c) break;
+  }
+  if (key < 1) return null;
+  // The list's items: a "-" alone, its keys at its column after it, is one written so (the lines
+  // under its keys its own); a key at the column after any other item ends the list.
+  const alone: { from: number; first: number; to: number }[] = [];
+  let open: { from: number; first: number; to: number } | null = null;
+  let end = key;
+  for (let k = key + 1; k <= lines.length; k += 1) {
+    const line = lines[k - 1] as string;
+    if (isBlank(line)) continue;
+    const indent = indentOf(line);
+    if (indent < c) break;
+    if (indent === c && isItem(k)) {
+      const dash = EMPTY_DASH.exec(line);
+      open = dash !== null && dash[2] === undefined ? { from: k, first: 0, to: k } : null;
+    } else if (indent > c) {
+      // Under a "-" alone, deeper than it: its item, written as YAML reads it.
+      if (open !== null && open.first === 0) open = null;
+      if (open !== null) open.to = k;
+    } else {
+      if (open === null || !isKey(k)) break;
+      if (open.first === 0) {
+        open.first = k;
+        alone.push(open);
+      }
+      open.to = k;
+    }
+    end = k;
+  }
+  const [head, ...more] = alone;
+  if (head === undefined || head.first >= at.n || at.n > end) return null;
+  const name = shownJson((KEY_LINE.exec(lines[key - 1] as string)?.[2] as string).replace(/^["']|["']$/g, ''));
+  const words = emptyItemWords(lines, { ...head, at: c, dash: c, readAs: `line ${String(head.first)} as a key beside ${name} on line ${String(key)}, not as part of the item` }, more);
+  return { from: head.from, to: end, issue: { file: src.file, line: head.first, column: c + 1, message: `invalid YAML: ${words.message}`, fix: words.fix } };
+}
+
 /** A key and its value (or a list item's `- ` and its value): the text before the value, the value, and a comment after it. */
 const KEY_AND_VALUE = /^(\s*(?:-\s+)?(?:[^\s#:"'@`%[{|>*&!-][^:#]*?:\s+)?)(\S.*?)(\s+#.*)?$/;
 
@@ -1818,7 +1912,7 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
       }
     }
     // A list item at the column of the keys above it: one issue for it and the lines that go with it (itemAtKeyColumn).
-    const atKeys = keyItems.find((k) => line >= k.from && line <= k.to && followsItemAtKeys(err)) ?? (isNestingError(err) || err.code === 'UNEXPECTED_TOKEN' ? (itemAtKeyColumn(src, line) ?? itemLeftOfList(src, line)) : isSequenceItemError(err) ? itemLeftOfList(src, line, true) : null);
+    const atKeys = keyItems.find((k) => line >= k.from && line <= k.to && followsItemAtKeys(err)) ?? (isNestingError(err) || err.code === 'UNEXPECTED_TOKEN' ? (emptyItemsAtKeys(src, line) ?? itemAtKeyColumn(src, line) ?? itemLeftOfList(src, line)) : isSequenceItemError(err) ? itemLeftOfList(src, line, true) : null);
     if (atKeys !== null) {
       if (!keyItems.includes(atKeys)) keyItems.push(atKeys);
       if (!out.includes(atKeys.issue)) out.push(atKeys.issue);
