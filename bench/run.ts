@@ -719,8 +719,8 @@ function valgrindBinary(): string | null {
 /**
  * The same cold starts counted in instructions (docs/performance.md, "How the bench measures"):
  * each started once under callgrind with `--single-threaded` (V8's background work runs on the main
- * thread, so all of it is counted). Unlike wall time, the count repeats within about 0.2 % whatever
- * else the machine runs, so it tells a change of a few percent between this commit and its parent
+ * thread, so all of it is counted), with fixed hash and random seeds. Unlike wall time, the count
+ * repeats within about 0.1 % whatever else the machine runs, so it tells a change of a few percent between this commit and its parent
  * that ten timed starts cannot. Skipped, with a note, without valgrind or with BENCH_INSTRUCTIONS=0.
  */
 async function coldStartInstructions(bins: { src: string | null; parent: string | null; minimal: string[] | null }, runArgs: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<void> {
@@ -731,7 +731,9 @@ async function coldStartInstructions(bins: { src: string | null; parent: string 
     return;
   }
   const count = async (args: string[]): Promise<number | null> => {
-    const exit = await run(valgrind, ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--single-threaded', ...args], { cwd, env, timeoutMs: 300_000 });
+    // Fixed hash and random seeds: without them V8's hash tables and its random choices differ from
+    // one start to the next, and the same bundle counted 865 M and 876 M (2026-12-07, late evening).
+    const exit = await run(valgrind, ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--single-threaded', '--hash-seed=1', '--random-seed=1', ...args], { cwd, env, timeoutMs: 300_000 });
     const m = /Collected\s*:\s*(\d+)/.exec(exit.stderr);
     if (exit.code !== 0 || m === null) {
       notes.push(`cold start in instructions: ${args[0] ?? ''} exit ${exit.code}: ${exit.stderr.trim().split('\n').slice(-2).join(' ').slice(0, 300)}`);
