@@ -1196,6 +1196,19 @@ function notEvaluatedCause(detail: string, spansCame: boolean, answered: ModelsA
       hint: `flush the agent's spans before it replies (forceFlush), or raise traces.waitMs (${docsUrl('traces.md', "When a turn's spans are complete")})`,
     };
   }
+  // A retried turn whose trace has spans, none under the attempt that answered (docs/traces.md,
+  // "Retried requests"): one cause for every trace id and span count, the receiver's or the store's.
+  const unattached = /^(?:turn \d+: )?no spans of the answered attempt for trace [0-9a-f]{32} within ([^:]+?)(?:| at (.+?)): the turn was retried, /.exec(detail);
+  if (unattached) {
+    const receiver = / and export them to (\S+)\?$/.exec(detail)?.[1];
+    const where = receiver ?? storeNamed(unattached[2] ?? '');
+    const start = `start the agent's spans under each request's incoming traceparent, a retried request's too (${docsUrl('traces.md', 'Retried requests')})`;
+    return {
+      key: `traces:not-under-attempt:${receiver === undefined ? 'store:' : ''}${where}`,
+      what: `no spans of the answered attempt within ${unattached[1] ?? ''}${receiver === undefined ? ` at ${where}` : ''}: the turn was retried, and none of its trace's spans is under the traceparent of the attempt that answered`,
+      hint: receiver === undefined ? `${start}, or raise traces.waitMs for the store to index them` : `${start}, and export them to ${receiver}`,
+    };
+  }
   // Records written before 2026-12-04 said "judge unreachable: " before both of these.
   if (/^(?:judge unreachable: )?no judge configured/.test(detail)) {
     return { key: 'judge:none', what: 'no judge configured', hint: `add a judge section to ${file} (judge assertions and criteria need one)` };
@@ -1255,7 +1268,7 @@ function notEvaluatedCause(detail: string, spansCame: boolean, answered: ModelsA
   return { key: `not_evaluated:${detail}`, what: detail, hint: null };
 }
 
-/** A trace store as a cause names it, "tempo (https://...)" (src/traces/index.ts); records written before 2026-12-08 said "tempo at https://...". */
+/** A trace store as a cause names it, "tempo (https://...)" (src/traces/index.ts); records written before 2026-12-07 (late evening) said "tempo at https://...". */
 function storeNamed(store: string): string {
   return store.replace(/^(tempo|jaeger|langfuse) at (\S+)$/, '$1 ($2)');
 }

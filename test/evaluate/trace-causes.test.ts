@@ -43,7 +43,7 @@ describe('causes of a trace store', () => {
     // It read "... within 1.5 s at tempo at https://tempo.example.com".
     expect(detail).toBe(`no spans for trace ${ID1} within 1.5 s at tempo (https://tempo.example.com): does the agent export to this store, and is traces.waitMs long enough for it to index them?`);
     const cause = `all 2: no spans arrived within 1.5 s at tempo (https://tempo.example.com): check that the agent exports its spans to this store (traces.query.url names it), or raise traces.waitMs for the store to index them (${docsUrl('traces.md', 'When spans do not arrive')})`;
-    // A record written before 2026-12-08 ("tempo at https://...") is said in the same words, one group with today's.
+    // A record written before 2026-12-07 (late evening) ("tempo at https://...") is said in the same words, one group with today's.
     const older = detail.replace('tempo (https://tempo.example.com)', 'tempo at https://tempo.example.com');
     resetLines();
     const record = run([fixture('order', { verdict: 'not_evaluated', detail }), fixture('refund', { verdict: 'not_evaluated', detail: older })]);
@@ -66,5 +66,43 @@ describe('causes of a trace store', () => {
     expect(notUnderAttemptCause(ID1, 1001, opts)).toContain("none of the trace's 1,001 spans is under");
     for (const detail of [late, late.replace('1,234', '1234')]) expect(causeOf(item('order', detail), null)?.key).toBe('traces:late');
     for (const detail of [refused, refused.replace('1,200', '1200')]) expect(causeOf(item('order', detail), null)?.key).toBe('traces:refused:404\nset OTEL_EXPORTER_OTLP_ENDPOINT to http://127.0.0.1:4318 (the SDK adds /v1/traces), or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT to http://127.0.0.1:4318/v1/traces');
+  });
+});
+
+// A retried turn whose spans hang from none of its attempts' traceparents (docs/traces.md, "Retried
+// requests"): one cause for every trace id and span count, with a fix, not one group a turn whose
+// words are the turn's own question.
+describe('causes of a retried turn whose spans are under no attempt', () => {
+  const receiving = { endpoint: 'http://127.0.0.1:4318/v1/traces', receiving: true, waitMs: 5000 };
+  const store = { endpoint: 'tempo (https://tempo.example.com)', receiving: false, waitMs: 1500 };
+
+  it('one cause for every trace id and count, with the receiver in its fix', () => {
+    const groups = groupCauses(
+      [item('order', notUnderAttemptCause(ID1, 4, receiving)), item('refund', `turn 2: ${notUnderAttemptCause(ID2, 7, receiving)}`)],
+      null,
+    );
+    expect(groups.map((g) => [g.what, g.hint, g.labels])).toEqual([
+      [
+        "no spans of the answered attempt within 5 s: the turn was retried, and none of its trace's spans is under the traceparent of the attempt that answered",
+        `start the agent's spans under each request's incoming traceparent, a retried request's too (${docsUrl('traces.md', 'Retried requests')}), and export them to http://127.0.0.1:4318/v1/traces`,
+        ['order', 'refund'],
+      ],
+    ]);
+  });
+
+  it("a store's turns: the store named once, its fix the wait; apart from a receiver's", () => {
+    const groups = groupCauses([item('order', notUnderAttemptCause(ID1, 4, store)), item('refund', notUnderAttemptCause(ID2, 2, receiving)), item('faq', notUnderAttemptCause(ID2, 9, store))], null);
+    expect(groups.map((g) => [g.what, g.hint, g.labels])).toEqual([
+      [
+        "no spans of the answered attempt within 1.5 s at tempo (https://tempo.example.com): the turn was retried, and none of its trace's spans is under the traceparent of the attempt that answered",
+        `start the agent's spans under each request's incoming traceparent, a retried request's too (${docsUrl('traces.md', 'Retried requests')}), or raise traces.waitMs for the store to index them`,
+        ['order', 'faq'],
+      ],
+      [
+        "no spans of the answered attempt within 5 s: the turn was retried, and none of its trace's spans is under the traceparent of the attempt that answered",
+        `start the agent's spans under each request's incoming traceparent, a retried request's too (${docsUrl('traces.md', 'Retried requests')}), and export them to http://127.0.0.1:4318/v1/traces`,
+        ['refund'],
+      ],
+    ]);
   });
 });
