@@ -69,8 +69,13 @@ export function emptyItemWords(lines: readonly string[], w: { from: number; firs
 }
 
 /** Lines in words: "line 5", "lines 5 and 8", "lines 5, 8 and 11". */
-function linesWord(ns: readonly number[]): string {
-  return ns.length === 1 ? `line ${String(ns[0])}` : `lines ${ns.slice(0, -1).join(', ')} and ${String(ns[ns.length - 1])}`;
+export function linesWord(ns: readonly number[]): string {
+  return ns.length === 1 ? `line ${String(ns[0])}` : `lines ${andList(ns.map(String))}`;
+}
+
+/** "a", "a and b", "a, b and c". */
+function andList(parts: readonly string[]): string {
+  return parts.length === 1 ? (parts[0] as string) : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1] as string}`;
 }
 
 /** A key with nothing after its `:` but a block's `|` or `>` or a comment: its value is on the lines under it. */
@@ -107,6 +112,5 @@ export function keysMoved(lines: readonly string[], first: number, to: number, a
     runs.push(i === j ? `line ${String(moving[i])}` : `lines ${String(moving[i])} to ${String(moving[j])}`);
     i = j + 1;
   }
-  const named = runs.length === 1 ? runs[0] : `${runs.slice(0, -1).join(', ')} and ${runs[runs.length - 1] as string}`;
-  return movedLines(named as string, deep - at, 'right');
+  return movedLines(andList(runs), deep - at, 'right');
 }

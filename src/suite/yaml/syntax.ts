@@ -7,7 +7,7 @@ import { documentSource, type Position, type SourceFile, type YamlSyntaxError } 
 import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, scanFlow, unclosedFlow, withoutStrayCloser, type FlowIndentSlip, type FlowSlip } from './flow.js';
 import { splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
 
-import { alsoMoved, blockTextWords, emptyItemWords, indentOf, isBlank, spacesWord } from './moved.js';
+import { alsoMoved, blockTextWords, emptyItemWords, indentOf, isBlank, linesWord, spacesWord } from './moved.js';
 import { DUPLICATE_KEY_MESSAGE, onlyDuplicateKeys, SYNTAX_FIX } from './syntax-kinds.js';
 
 export { onlyDuplicateKeys, SYNTAX_FIX };
@@ -173,7 +173,6 @@ function colonsLeftOut(src: SourceFile, n: number | null): { issue: ConfigIssue;
   if (lines.length === 1) return { issue: here, lines, keys };
   const each = lines.map((k) => missingColonAt(src, k) as ConfigIssue);
   const reads = (i: ConfigIssue): string => i.fix.slice(i.fix.lastIndexOf(' reads\n') + ' reads\n'.length);
-  const named = `${lines.slice(0, -1).join(', ')} and ${String(lines[lines.length - 1])}`;
   const head = each[0] as ConfigIssue;
   return {
     lines,
@@ -182,7 +181,7 @@ function colonsLeftOut(src: SourceFile, n: number | null): { issue: ConfigIssue;
       file: src.file,
       line: head.line,
       column: head.column,
-      message: `invalid YAML: lines ${named} have no ":" after their keys (${keys.map((k) => shownJson(k)).join(', ')}), so YAML cannot read them as keys and their values`,
+      message: `invalid YAML: ${linesWord(lines)} have no ":" after their keys (${keys.map((k) => shownJson(k)).join(', ')}), so YAML cannot read them as keys and their values`,
       fix: `write ":" after each key (and a space before its value), so that ${each.map((i, j) => `line ${String(lines[j])} reads\n${reads(i)}`).join('\n  and ')}`,
     },
   };
@@ -640,19 +639,18 @@ function tabIndents(src: SourceFile, errors: readonly YamlSyntaxError[]): TabStr
     while (last < lines.length && !/^[^\s#-]|^-[^\s-]/.test(lines[last] as string)) last += 1;
     const tabbed: number[] = [];
     for (let k = n; k <= last; k += 1) if (tabbedAt(k)) tabbed.push(k);
-    const listed = (ks: number[]): string => (ks.length === 1 ? `line ${String(ks[0])}` : `lines ${ks.slice(0, -1).join(', ')} and ${String(ks.at(-1))}`);
-    const named = `${listed(tabbed)} ${tabbed.length === 1 ? 'is' : 'are'}`;
+    const named = `${linesWord(tabbed)} ${tabbed.length === 1 ? 'is' : 'are'}`;
     const dashed = tabbed.flatMap((k) => {
       const fixed = dashTabFixed(lines, k);
       return fixed === null ? [] : [{ k, fixed }];
     });
     const all = dashed.length === tabbed.length;
-    const afterDash = dashed.length === 0 ? '' : all ? ` after ${tabbed.length === 1 ? 'its list item\'s' : 'their list items\''} "-"` : ` (${listed(dashed.map((d) => d.k))} after the "-")`;
+    const afterDash = dashed.length === 0 ? '' : all ? ` after ${tabbed.length === 1 ? 'its list item\'s' : 'their list items\''} "-"` : ` (${linesWord(dashed.map((d) => d.k))} after the "-")`;
     const reads = dashed
       .slice(0, 3)
       .map((d, i) => `${i === 0 ? ', so that' : '\n  and'} line ${String(d.k)} reads\n    ${d.fixed}`)
       .join('');
-    const more = dashed.length > 3 ? `\n  and likewise ${listed(dashed.slice(3).map((d) => d.k))}` : '';
+    const more = dashed.length > 3 ? `\n  and likewise ${linesWord(dashed.slice(3).map((d) => d.k))}` : '';
     out.push({
       first,
       last,
@@ -831,7 +829,7 @@ function keyShortOfItem(src: SourceFile, n: number): { issue: ConfigIssue; from:
       if (KEY_LINE.exec(next)?.[1]?.length === indent && !/^ *-/.test(next)) alike.push(m);
       to = m;
     }
-    const also = alike.length === 0 ? '' : `\n  and indent ${alike.length === 1 ? `line ${String(alike[0])}` : `lines ${alike.slice(0, -1).join(', ')} and ${String(alike.at(-1))}`} by ${plural(column, 'space', 'spaces')} too`;
+    const also = alike.length === 0 ? '' : `\n  and indent ${linesWord(alike)} by ${plural(column, 'space', 'spaces')} too`;
     const key = shownJson((here[2] as string).replace(/^["']|["']$/g, ''));
     const first = shownJson((item[3] as string).replace(/^["']|["']$/g, ''));
     return {
