@@ -628,19 +628,28 @@ function alone(cause: Cause): JudgeCause {
   return { ...cause, fixes: cause.hint === null ? [] : [cause.hint] };
 }
 
+/** Words said of a panel's members, as many as they are: `one` of 1, `more` of 2 or more (and of a group's items whose counts differ); one text when it reads right of both. */
+type ByCount = string | { one: string; more: string };
+
+function ofCount(words: ByCount, n: number): string {
+  return typeof words === 'string' ? words : n === 1 ? words.one : words.more;
+}
+
 /**
  * The cause with the fix of a panel's members that failed another way after its own, once: "; for
- * the 1 cut at the token limit: <fix>" (docs/judges.md, "Panels"). The count is the item's: a group
+ * the 1 cut at the token limit: <fix>" (docs/judges.md, "Panels"), its words and its fix agreeing
+ * with the count ("that member's model", "those members' models"). The count is the item's: a group
  * of items whose counts differ says "for those cut at the token limit" (Cause.apart, causeGroups).
  */
-function withMembersFix(cause: JudgeCause, key: string, members: { n: number; words: string }, fix: string): JudgeCause {
+function withMembersFix(cause: JudgeCause, key: string, members: { n: number; words: ByCount }, fix: ByCount): JudgeCause {
   const own = cause.hint ?? settingsFix(JUDGE_SETTINGS);
+  const said = ofCount(fix, members.n);
   return {
     key: `${cause.key}:${key}`,
     what: cause.what,
-    hint: `${own}; for the ${members.n} ${members.words}: ${fix}`,
-    apart: `${cause.apart ?? own}; for those ${members.words}: ${fix}`,
-    fixes: [...(cause.hint === null ? [own] : cause.fixes), fix],
+    hint: `${own}; for the ${members.n} ${ofCount(members.words, members.n)}: ${said}`,
+    apart: `${cause.apart ?? own}; for those ${ofCount(members.words, 2)}: ${ofCount(fix, 2)}`,
+    fixes: [...(cause.hint === null ? [own] : cause.fixes), said],
   };
 }
 
@@ -851,7 +860,7 @@ function judgeCause(kind: string, reason: string, answeredIn: AnsweredIn, file: 
  */
 function panelCause(panel: PanelCounts, file: string): JudgeCause {
   const { reason } = panel;
-  const kinds: { cause: Cause; members: { n: number; words: string } }[] = [];
+  const kinds: { cause: Cause; members: { n: number; words: ByCount } }[] = [];
   if (panel.unreachable > 0) {
     // Members not reached in different ways (a refused key, a timeout): each way's fix, the first's the panel's.
     // The first member's own status, else its own failure, is the panel's: a status in a label or a server's words is none.
@@ -862,7 +871,9 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
     // closed, whose fix is its settings'), never its words over the fix of a deadline after it.
     const down = judgeDown(file, reason, ways.find((way) => way.startsWith('HTTP ')) ?? said ?? ways[0], panel.own, said);
     kinds.push({ cause: down, members: { n: panel.unreachable, words: 'not reached' } });
-    for (const [hint, way] of downWays(panel.own, file)) if (hint !== down.hint) kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: { n: way.n, words: `not reached (${way.said})` } });
+    for (const [hint, way] of downWays(panel.own, file)) {
+      if (hint !== down.hint) kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: { n: way.n, words: { one: `not reached (${ofCount(way.said, 1)})`, more: `not reached (${ofCount(way.said, 2)})` } } });
+    }
   }
   if (panel.noScore > 0) kinds.push({ cause: noScoreCause(), members: { n: panel.noScore, words: 'that answered without a usable score' } });
   for (const [key, n] of countBy(panel.unread.map((c) => c.key))) {
@@ -878,7 +889,9 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
   // Only members cut at their token limit (and requests agent-replay could not make): their cause, not "answered without a score".
   if (first === undefined && panel.cut > 0) {
     // Its fix names the members' models, a single judge's judge.model: a cause of its own (judgeCause).
-    return alone({ key: 'judge:cut:panel', what: `the judge's answer was cut at its token limit (panel: ${panel.cut} of ${panel.size} members)`, hint: PANEL_CUT_HINT });
+    // One member cut: "that member's model"; a group of items whose counts differ, "those members' models" (Cause.apart).
+    const hint = panelCutHint(panel.cut);
+    return alone({ key: 'judge:cut:panel', what: `the judge's answer was cut at its token limit (panel: ${panel.cut} of ${panel.size} members)`, hint, ...(hint === PANEL_CUT_HINT ? {} : { apart: PANEL_CUT_HINT }) });
   }
   return others.reduce(
     (cause, kind) => withMembersFix(cause, `panel-${kind.cause.key.replace(/^judge:/, '')}`, kind.members, kind.cause.hint ?? settingsFix(JUDGE_SETTINGS)),
@@ -894,8 +907,8 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
  * a deadline are no member's way. A proxy's refusal (`the proxy refused the tunnel (CONNECT): HTTP
  * 403`) and a deadline through a proxy are the proxy's (proxyCause), not counted here.
  */
-function downWays(own: readonly string[], file: string): Map<string, { key: string; n: number; said: string }> {
-  const ways = new Map<string, { key: string; n: number; said: string }>();
+function downWays(own: readonly string[], file: string): Map<string, { key: string; n: number; said: ByCount }> {
+  const ways = new Map<string, { key: string; n: number; said: ByCount }>();
   for (const r of own) {
     const m = DOWN_START.exec(r);
     const lost = m === null ? LOST_WAYS.find((w) => w.words.exec(r)?.index === 0) : undefined;
@@ -906,15 +919,15 @@ function downWays(own: readonly string[], file: string): Map<string, { key: stri
     if (way !== undefined) way.n += 1;
     else if (lost !== undefined) ways.set(hint, { key: lost.key, n: 1, said: lost.said });
     else if (status !== undefined) ways.set(hint, { key: status, n: 1, said: `HTTP ${status}` });
-    else if (m?.[3] !== undefined) ways.set(hint, { key: `tls:${m[3]}`, n: 1, said: `its TLS certificate refused, ${m[3]}` });
+    else if (m?.[3] !== undefined) ways.set(hint, { key: `tls:${m[3]}`, n: 1, said: { one: `its TLS certificate refused, ${m[3]}`, more: `their TLS certificates refused, ${m[3]}` } });
     else ways.set(hint, { key: m?.[2] === 'no answer from the judge' ? 'timeout' : 'connect', n: 1, said: m?.[2] === 'no answer from the judge' ? 'no answer in time' : 'no connection in time' });
   }
   return ways;
 }
 
 /** How a member's reason begins that says it was not reached otherwise than DOWN_START's (downWays): nothing sent, or a connection that failed (connectionFix). */
-const LOST_WAYS: readonly { words: RegExp; key: string; said: string }[] = [
-  { words: KEY_NOT_SENT, key: 'key-not-sent', said: 'its key could not be sent' },
+const LOST_WAYS: readonly { words: RegExp; key: string; said: ByCount }[] = [
+  { words: KEY_NOT_SENT, key: 'key-not-sent', said: { one: 'its key could not be sent', more: 'their keys could not be sent' } },
   { words: REFUSED, key: 'refused', said: 'connection refused' },
   { words: DROPPED, key: 'closed', said: 'connection closed' },
   { words: UNRESOLVED, key: 'unresolved', said: 'host name not resolved' },
@@ -1063,7 +1076,7 @@ function withPanelCut(cause: JudgeCause, reason: string): JudgeCause {
   const cut = panelCounts(reason)?.cut ?? 0;
   // A panel whose members without a score were all cut (and requests not made) has the limit's fix already (panelCause).
   if (cut === 0 || cause.key === 'judge:cut:panel' || cause.key.startsWith('judge:cut:panel:')) return cause;
-  return withMembersFix(cause, 'panel-cut', { n: cut, words: 'cut at the token limit' }, PANEL_CUT_HINT);
+  return withMembersFix(cause, 'panel-cut', { n: cut, words: 'cut at the token limit' }, { one: panelCutHint(1), more: PANEL_CUT_HINT });
 }
 
 /**
@@ -1309,6 +1322,11 @@ export const SIMULATOR_CUT_HINT = `raise the output-token limit of simulator.mod
 
 /** A panel's members cut at their token limit: each member's model is its own (docs/judges.md, "Panels"). */
 export const PANEL_CUT_HINT = JUDGE_CUT_HINT.replace('of judge.model at its endpoint', "of those members' models at their endpoints (judge.panel, else judge.model)");
+
+/** PANEL_CUT_HINT said of `n` members cut: of 1, "that member's model at its endpoint"; else "those members' models at their endpoints". */
+export function panelCutHint(n: number): string {
+  return n === 1 ? JUDGE_CUT_HINT.replace('of judge.model at its endpoint', "of that member's model at its endpoint (judge.panel, else judge.model)") : PANEL_CUT_HINT;
+}
 
 /** A simulator that answered, in a form no cause names (src/judge/http.ts): it was reached, so its log says more than its address or key. */
 export const SIMULATOR_UNREAD_HINT = `the simulator answered, so its address works: see the reason on each item, and the simulator's log or that of a gateway or proxy in front of it (${docsUrl('simulated-users.md', 'Faults are not evaluated')})`;

@@ -474,8 +474,15 @@ describe('the figures', () => {
       expect(allCut).toContain(`  fix: ${panelCutFix}\n`);
       expect(allCut).not.toContain(JUDGE_NO_SCORE_HINT);
       const both = summarizeCalibration({ targets: [target('a', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[mixed]], null);
-      expect(renderCalibrationText(calibrationOf(both, 1, null))).toContain(`  fix: ${JUDGE_NO_SCORE_HINT}\n  fix: ${panelCutFix}\n`);
-      expect(renderCalibrationMarkdown(calibrationOf(both, 1, null))).toContain(`Fix: ${escapeInline(panelCutFix)}`);
+      // One member cut: its fix says so (it read "of those members' models at their endpoints").
+      const oneCutFix = JUDGE_CUT_HINT.replace('of judge.model at its endpoint', "of that member's model at its endpoint (judge.panel, else judge.model)");
+      expect(renderCalibrationText(calibrationOf(both, 1, null))).toContain(`  fix: ${JUDGE_NO_SCORE_HINT}\n  fix: ${oneCutFix}\n`);
+      expect(renderCalibrationMarkdown(calibrationOf(both, 1, null))).toContain(`Fix: ${escapeInline(oneCutFix)}`);
+      expect(renderCalibrationText(calibrationOf(both, 1, null))).not.toContain('those members');
+      // Answers of one member cut and of two: the limit's fix once, said of those members (it holds for both).
+      const ofBoth = renderCalibrationText(calibrationOf(summarizeCalibration({ targets: [target('a', 'C', 'pass'), target('b', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[mixed], [cut]], null), 2, null));
+      expect(ofBoth).toContain(`  fix: ${JUDGE_NO_SCORE_HINT}\n  fix: ${panelCutFix}\n`);
+      expect(ofBoth).not.toContain(oneCutFix);
       // One member not reached (HTTP 503), one answering in prose: both fixes, as each member's kind has its own.
       const split = await panel.score('split HUP', 'the reply');
       const unreachedFix = causeOf({ errored: false, verdict: 'not_evaluated', detail: 'judge unreachable: HTTP 503' } as Parameters<typeof causeOf>[0], null)?.hint as string;

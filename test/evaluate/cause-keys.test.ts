@@ -3,7 +3,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { groupCauses } from '../../src/evaluate/index.js';
-import { CALL_FAILED_HINT, JUDGE_ERROR_200_HINT, PANEL_CUT_HINT } from '../../src/evaluate/causes.js';
+import { CALL_FAILED_HINT, JUDGE_CUT_HINT, JUDGE_ERROR_200_HINT, JUDGE_NO_SCORE_HINT, PANEL_CUT_HINT } from '../../src/evaluate/causes.js';
+import { escapeInline } from '../../src/report/escape.js';
 import { renderComment, renderTerminal } from '../../src/report/index.js';
 import type { FixtureRecord } from '../../src/types.js';
 import { ctx, fixture, resetLines, run } from '../report/fixtures.js';
@@ -149,6 +150,63 @@ describe("a fix that counts a panel's members", () => {
     expect(groups([one, two], URL_)).toEqual([
       ['judge unreachable: HTTP 503', expect.stringMatching(/^the judge's endpoint failed: see its status or log, and run it again; for those that answered without a usable score: use a judge model /), ['a', 'b']],
     ]);
+  });
+});
+
+describe("a panel's members' fix agrees with their count: 1 and 2 (docs/judges.md, \"Panels\")", () => {
+  const cut = 'the answer was cut at the model\'s token limit (finish_reason "length") before it ended: nothing in it is read';
+  const prose = 'no usable score in output: "I would rather not"';
+  const failed = 'judge call failed: request body could not be made';
+  const notSent = 'the request was not sent: the judge key (judge.apiKey) holds a line break or a character outside Latin-1';
+  const untrusted = 'its TLS certificate is refused: self-signed, or signed by a CA Node does not trust (DEPTH_ZERO_SELF_SIGNED_CERT)';
+  const oneCut = JUDGE_CUT_HINT.replace('of judge.model at its endpoint', "of that member's model at its endpoint (judge.panel, else judge.model)");
+  /** An item whose panel of 3 (2 usable needed) or 5 (3 needed) gave no usable score: its members' reasons, and the counts of each kind when they failed in more than one way. */
+  const panel = (label: string, reasons: string[], kinds = ''): FixtureRecord => {
+    const size = reasons.length + (reasons.length > 2 ? 2 : 1);
+    const detail = `judge ${reasons[0]?.startsWith('HTTP') === true ? 'unreachable' : 'gave no usable answer'}: panel: ${reasons.length} of ${size} members gave no usable score (${size === 3 ? 2 : 3} usable needed${kinds}): ${reasons.map((r, k) => `m${k}: ${r}`).join('; ')}`;
+    return fixture(label, { verdict: 'not_evaluated', detail });
+  };
+  /** The terminal's cause line and the comment of a run of these items. */
+  const rendered = (items: FixtureRecord[]): { cause: string | undefined; comment: string } => {
+    resetLines();
+    const record = run(items, { agent: { host: 'preview-42.example.com', endpoint: URL_ } });
+    return { cause: renderTerminal(record, { color: false }).split('\n').find((l) => l.startsWith('  cause: ')), comment: renderComment(record, ctx) };
+  };
+
+  it("members cut beside one without a score: \"that member's model at its endpoint\" for 1, \"those members' models at their endpoints\" for 2", () => {
+    // It read "for the 1 cut at the token limit: raise the output-token limit of those members' models at their endpoints".
+    const one = rendered([panel('a', [prose, cut])]);
+    expect(one.cause).toBe(`  cause: the judge answered without a usable score: ${JUDGE_NO_SCORE_HINT}; for the 1 cut at the token limit: ${oneCut}`);
+    expect(one.comment).toContain(escapeInline(`for the 1 cut at the token limit: raise the output-token limit of that member's model at its endpoint (judge.panel, else judge.model)`));
+    expect(one.comment).not.toContain('those members');
+    const two = rendered([panel('a', [prose, cut, cut])]);
+    expect(two.cause).toBe(`  cause: the judge answered without a usable score: ${JUDGE_NO_SCORE_HINT}; for the 2 cut at the token limit: ${PANEL_CUT_HINT}`);
+    expect(two.comment).toContain(escapeInline(`for the 2 cut at the token limit: raise the output-token limit of those members' models at their endpoints (judge.panel, else judge.model)`));
+    // Items of 1 and of 2 in one group: "those", which holds for both.
+    expect(groups([panel('a', [prose, cut]), panel('b', [prose, cut, cut])], URL_)).toEqual([
+      ['the judge answered without a usable score', `${JUDGE_NO_SCORE_HINT}; for those cut at the token limit: ${PANEL_CUT_HINT}`, ['a', 'b']],
+    ]);
+  });
+
+  it('every member that answered cut, beside one whose judge call failed: the cut panel\'s fix for 1 and for 2, and in a group of both', () => {
+    const ofOne = panel('a', [cut, failed], '; 1 gave no usable answer, 1 judge call failed');
+    const ofTwo = panel('b', [cut, cut, failed], '; 2 gave no usable answer, 1 judge call failed');
+    expect(rendered([ofOne]).cause).toBe(`  cause: the judge's answer was cut at its token limit (panel: 1 of 3 members): ${oneCut}; for the 1 whose judge call failed: ${CALL_FAILED_HINT}`);
+    expect(rendered([ofTwo]).cause).toBe(`  cause: the judge's answer was cut at its token limit (panel: 2 of 5 members): ${PANEL_CUT_HINT}; for the 1 whose judge call failed: ${CALL_FAILED_HINT}`);
+    expect(rendered([ofOne, ofTwo]).cause).toBe(`  cause: all 2: the judge's answer was cut at its token limit: ${PANEL_CUT_HINT}; for those whose judge call failed: ${CALL_FAILED_HINT}`);
+  });
+
+  it('members not reached because their key could not be sent, or their certificate was refused: "its" for 1, "their" for 2', () => {
+    // It read "for the 2 not reached (its key could not be sent)", "(its TLS certificate refused, ...)".
+    const ways = (label: string, n: number, reason: string): FixtureRecord => panel(label, ['HTTP 503: down', ...Array.from({ length: n }, () => reason)]);
+    expect(rendered([ways('a', 1, notSent)]).cause).toContain('; for the 1 not reached (its key could not be sent): set the judge key (judge.apiKey) again');
+    const keys = rendered([ways('a', 2, notSent)]);
+    expect(keys.cause).toContain('; for the 2 not reached (their keys could not be sent): set the judge key (judge.apiKey) again');
+    expect(keys.comment).toContain(escapeInline('for the 2 not reached (their keys could not be sent)'));
+    expect(rendered([ways('a', 1, untrusted)]).cause).toContain('; for the 1 not reached (its TLS certificate refused, DEPTH_ZERO_SELF_SIGNED_CERT): point NODE_EXTRA_CA_CERTS');
+    expect(rendered([ways('a', 2, untrusted)]).cause).toContain('; for the 2 not reached (their TLS certificates refused, DEPTH_ZERO_SELF_SIGNED_CERT): point NODE_EXTRA_CA_CERTS');
+    // Items of 1 and of 2 in one group: "those not reached (their keys could not be sent)".
+    expect(groups([ways('a', 1, notSent), ways('b', 2, notSent)], URL_)[0]?.[1]).toContain('; for those not reached (their keys could not be sent): set the judge key');
   });
 });
 

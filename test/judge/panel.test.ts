@@ -241,6 +241,8 @@ describe("a panel's reason in the detail: every member visible, each bounded", (
 
 describe("a panel's members cut at their token limit: the cause gives the limit's fix, not the prompt-following one", () => {
   const panelCutFix = JUDGE_CUT_HINT.replace('of judge.model at its endpoint', "of those members' models at their endpoints (judge.panel, else judge.model)");
+  // One member cut: its fix says so (it read "for the 1 cut at the token limit: raise the output-token limit of those members' models at their endpoints").
+  const oneCutFix = JUDGE_CUT_HINT.replace('of judge.model at its endpoint', "of that member's model at its endpoint (judge.panel, else judge.model)");
   it('every member without a score cut: the cut cause, its fix naming the members\' models', async () => {
     const o = await judged(3, 'split LLP');
     expect(o.detail).toMatch(/^judge gave no usable answer: panel: 2 of 3 members gave no usable score \(2 usable needed\): openai m0: the answer was cut at the model's token limit \(finish_reason "length"\) before it ended: nothing in it is read; openai m1: the answer was cut /);
@@ -255,14 +257,14 @@ describe("a panel's members cut at their token limit: the cause gives the limit'
     expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: u.detail }, null)).toEqual({
       key: 'judge:no-score:panel-cut',
       what: 'the judge answered without a usable score',
-      hint: `${JUDGE_NO_SCORE_HINT}; for the 1 cut at the token limit: ${panelCutFix}`,
+      hint: `${JUDGE_NO_SCORE_HINT}; for the 1 cut at the token limit: ${oneCutFix}`,
       apart: `${JUDGE_NO_SCORE_HINT}; for those cut at the token limit: ${panelCutFix}`,
     });
     const h = await judged(3, 'split LHP');
     expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: h.detail }, null)).toEqual({
       key: 'judge:503:panel-cut',
       what: 'judge unreachable: HTTP 503',
-      hint: `the judge's endpoint failed: see its status or log, and run it again; for the 1 cut at the token limit: ${panelCutFix}`,
+      hint: `the judge's endpoint failed: see its status or log, and run it again; for the 1 cut at the token limit: ${oneCutFix}`,
       apart: `the judge's endpoint failed: see its status or log, and run it again; for those cut at the token limit: ${panelCutFix}`,
     });
   });
@@ -278,7 +280,7 @@ describe("a panel's members cut at their token limit: the cause gives the limit'
     // All three ways: each fix once, the panel's own first.
     const five = await judged(5, 'split HULPP');
     expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: five.detail }, null)?.hint).toBe(
-      `the judge's endpoint failed: see its status or log, and run it again; for the 1 that answered without a usable score: ${JUDGE_NO_SCORE_HINT}; for the 1 cut at the token limit: ${panelCutFix}`,
+      `the judge's endpoint failed: see its status or log, and run it again; for the 1 that answered without a usable score: ${JUDGE_NO_SCORE_HINT}; for the 1 cut at the token limit: ${oneCutFix}`,
     );
   });
 });
