@@ -255,7 +255,8 @@ export async function suiteEditsFor(
 
   // Baselines: each changed one, made by an accept commit or not. Runs of accept commits and of
   // other commits are compared one by one, so that a hand edit under a later acceptance of
-  // another baseline is still seen; the last run that touched a file decides.
+  // another baseline is still seen; the last run that touched a file decides, unless it is an
+  // accept run after a hand edit of that file (below).
   const changedBaselines = c.files.filter((f) => isBaseline(f.path) || (f.previous !== undefined && isBaseline(f.previous)));
   /**
    * Which of `paths` differ at `commit` from the base, other than in line endings and byte-order mark
@@ -312,8 +313,8 @@ export async function suiteEditsFor(
         // An accept commit that rewrites a baseline edited by hand before it keeps that edit's reply
         // when it accepts a rewording (as the previous reply, a variant: docs/meaning.md, "Variants"),
         // so the baseline stays the hand edit's unless the edit was undone before the accept commit.
-        const kept = ours ? await editedSince(touched.filter((p) => madeBy.get(p) === 'other'), prev) : null;
-        for (const p of touched) madeBy.set(p, ours && kept?.has(p) !== true ? 'accept' : 'other');
+        const kept = ours ? await editedSince(touched.filter((p) => madeBy.get(p) === 'other'), prev) : new Set<string>();
+        for (const p of touched) madeBy.set(p, ours && !kept.has(p) ? 'accept' : 'other');
         prev = end;
         i = j + 1;
       }
