@@ -37,9 +37,10 @@ const MAX_RESTYLED_READ = 20;
 const MAX_SEGMENTS = 20;
 /**
  * The most pull requests of one deployed commit compared with their bases (deployment_status): each
- * comparison is up to about 290 requests (the comparison, two a changed file, two a baseline
- * changed outside an accept commit for the first MAX_RESTYLED_READ, the runs of commits, the
- * workflows and local actions read at both commits).
+ * comparison is up to about 340 requests (the comparison, two a changed file, two a baseline
+ * changed outside an accept commit for the first MAX_RESTYLED_READ, the runs of commits, and for an
+ * accept run after a hand edit of its baselines a comparison with the base and up to MAX_RESTYLED_READ
+ * baselines read at both, the workflows and local actions read at both commits).
  */
 export const MAX_PULLS_COMPARED = 10;
 
@@ -254,8 +255,24 @@ export async function suiteEditsFor(
 
   // Baselines: each changed one, made by an accept commit or not. Runs of accept commits and of
   // other commits are compared one by one, so that a hand edit under a later acceptance of
-  // another baseline is still seen; the last run that touched a file decides.
+  // another baseline is still seen; the last run that touched a file decides, unless it is an
+  // accept run after a hand edit of that file (below).
   const changedBaselines = c.files.filter((f) => isBaseline(f.path) || (f.previous !== undefined && isBaseline(f.previous)));
+  /**
+   * Which of `paths` differ at `commit` from the base, other than in line endings and byte-order mark
+   * (read for the first MAX_RESTYLED_READ of all calls; all of them when GitHub may not list every file).
+   */
+  let restyleReads = MAX_RESTYLED_READ;
+  const editedSince = async (paths: readonly string[], commit: string): Promise<Set<string>> => {
+    if (paths.length === 0) return new Set();
+    const since = await github.compareCommits(owner, repo, from, commit);
+    if (since.files.length >= MAX_LISTED_FILES) return new Set(paths);
+    const changed = since.files.filter((f) => paths.includes(f.path) || (f.previous !== undefined && paths.includes(f.previous)));
+    const read = changed.filter((f) => f.status === 'modified').slice(0, restyleReads).map((f) => f.path);
+    restyleReads -= read.length;
+    const restyled = await restyledBaselines(github, at, read, from, commit);
+    return new Set(changed.filter((f) => !restyled.has(f.path)).flatMap((f) => [f.path, f.previous]).filter((p): p is string => p !== undefined));
+  };
   const madeBy = new Map<string, 'accept' | 'other'>();
   if (changedBaselines.length > 0) {
     const complete = c.commits.length === c.totalCommits;
@@ -292,7 +309,12 @@ export async function suiteEditsFor(
             else if ((await runs(f.path)) || (await runs(f.previous))) workflowBefore = `${f.path} (which a workflow runs)`;
           }
         }
-        for (const f of seg.files) for (const p of [f.path, f.previous]) if (p !== undefined && isBaseline(p)) madeBy.set(p, ours ? 'accept' : 'other');
+        const touched = seg.files.flatMap((f) => [f.path, f.previous]).filter((p): p is string => p !== undefined && isBaseline(p));
+        // An accept commit that rewrites a baseline edited by hand before it keeps that edit's reply
+        // when it accepts a rewording (as the previous reply, a variant: docs/meaning.md, "Variants"),
+        // so the baseline stays the hand edit's unless the edit was undone before the accept commit.
+        const kept = ours ? await editedSince(touched.filter((p) => madeBy.get(p) === 'other'), prev) : new Set<string>();
+        for (const p of touched) madeBy.set(p, ours && !kept.has(p) ? 'accept' : 'other');
         prev = end;
         i = j + 1;
       }

@@ -411,6 +411,34 @@ describe('a pull request that edits its own suite', () => {
     expect(gh.violations).toEqual([]);
   });
 
+  it('still flags a baseline edited by hand that an accept commit rewrote after: the acceptance of a reworded reply keeps the hand edit as a variant', async () => {
+    // The hand edit makes the regressed reply the baseline; the agent then words it otherwise, which reads as
+    // reworded, and its acceptance keeps the hand-written reply beside it (docs/meaning.md, "Variants").
+    const handEdited = baseline('refund-policy', 'refund', 'Refunds within a month.');
+    const accepted: Baseline = { ...baseline('refund-policy', 'refund', 'Refunds within a month!'), variants: ['Refunds within a month.'] };
+    const { edits, block: s } = await editsOf([
+      { push: { [file('baselines/refund-policy.json')]: serializeBaseline(handEdited) }, message: 'Tidy a baseline' },
+      { accept: [accepted] },
+      { push: { 'src/app.ts': 'export const x = 1;\n' } },
+    ]);
+    expect(edits?.baselines).toEqual([{ file: '.agent-replay/baselines/refund-policy.json', status: 'modified' }]);
+    expect(s).toContain('- `.agent-replay/baselines/refund-policy.json` changed by a commit that is not an accept commit');
+    expect(gh.violations).toEqual([]);
+  });
+
+  it('takes a baseline for the accept commit\'s when the hand edit before it was undone, or only re-saved it with CRLF line endings', async () => {
+    const stored = BASE_FILES[file('baselines/refund-policy.json')] as string;
+    const hours = BASE_FILES[file('baselines/opening-hours.json')] as string;
+    const { edits } = await editsOf([
+      { push: { [file('baselines/refund-policy.json')]: serializeBaseline(baseline('refund-policy', 'refund', 'Refunds within a month.')), [file('baselines/opening-hours.json')]: hours.replace(/\n/g, '\r\n') }, message: 'Tidy the baselines' },
+      { push: { [file('baselines/refund-policy.json')]: stored }, message: 'Undo it' },
+      { accept: [baseline('refund-policy', 'refund', 'Refunds within 30 days, no questions.'), baseline('opening-hours', 'hours', 'Open from 9 to 5.')] },
+      { push: { 'src/app.ts': 'export const x = 1;\n' } },
+    ]);
+    expect(edits).toBeNull();
+    expect(gh.violations).toEqual([]);
+  });
+
   it('shows no section when the pull request leaves the suite as it was', async () => {
     const run = await checkPull([{ push: { 'src/app.ts': 'export const x = 1;\n' } }]);
     expect(comment()).not.toContain('edits the suite');
