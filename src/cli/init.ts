@@ -308,6 +308,7 @@ on:
 permissions:
   contents: read          # check out the suite
   pull-requests: write    # find the pull request of the commit, and the sticky comment
+  actions: read           # the previous run's results (its artifact), compared in the comment
 jobs:
   replay:
     if: github.event.deployment_status.state == 'success'

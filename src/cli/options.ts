@@ -87,7 +87,7 @@ const DIR: FlagHelp = { value: 'DIR', help: 'the suite folder (default .agent-re
 const AGENT_URL: FlagHelp = { value: 'URL', help: `the agent's URL, instead of agent.url in ${EITHER_CONFIG_NAME}` };
 const JUDGE_URL: FlagHelp = { value: 'URL', help: `the judge's base URL, instead of judge.baseUrl in ${EITHER_CONFIG_NAME}` };
 const WAIT: FlagHelp = { value: 'SECONDS', help: `poll the agent until it answers, up to ${MAX_WAIT_FOR_AGENT_S} s, before the first call` };
-const MARKDOWN: FlagHelp = { value: 'FILE', help: 'also write the report as markdown (the PR comment)' };
+const MARKDOWN: FlagHelp = { value: 'FILE', help: 'also write the report as markdown (the job summary)' };
 const JUNIT: FlagHelp = { value: 'FILE', help: 'also write a JUnit XML report' };
 const HTML: FlagHelp = { value: 'FILE', help: 'also write a self-contained HTML report' };
 /** Each note is one line of the help as written (at most HELP_WIDTH): wrapping would break it mid-phrase. */

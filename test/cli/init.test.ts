@@ -771,7 +771,9 @@ describe('the workflows init writes', () => {
 
   it('ask for the least privileges each job needs', async () => {
     const files = await written();
-    expect(files['agent-replay.yml']!.yaml.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
+    // The check reads the run its comment showed, to compare (docs/evaluations.md, "In the PR comment and job summary"):
+    // its artifact needs actions: read, as docs/action.md's deployment workflows ask (without it, a warning every run).
+    expect(files['agent-replay.yml']!.yaml.permissions).toEqual({ contents: 'read', 'pull-requests': 'write', actions: 'read' });
     expect(files['agent-replay-accept.yml']!.yaml.permissions).toEqual({ contents: 'write', 'pull-requests': 'write', actions: 'read' });
     // The report compares the pull request's suite with its base (docs/action.md, "Suite edited"): contents: read.
     expect(files['agent-replay-report.yml']!.yaml.permissions).toEqual({ contents: 'read', 'pull-requests': 'write', actions: 'read' });

@@ -125,6 +125,14 @@ describe('help', () => {
     expect(commandHelp('run').replace(/\s+/g, ' ')).toContain("--agent-url URL the agent's URL, instead of agent.url in config.yml (or config.yaml)");
   });
 
+  it('--markdown says what it writes: the job summary\'s report, not a PR comment (docs/cli.md, "What each command does")', () => {
+    for (const command of ['run', 'report'] as const) {
+      const help = commandHelp(command).replace(/\s+/g, ' ');
+      expect(help, command).toContain('--markdown FILE also write the report as markdown (the job summary)');
+      expect(help, command).not.toContain('PR comment');
+    }
+  });
+
   it('<command> --help prints that command\'s usage and each of its flags on one line; help <command> is the same', async () => {
     const cwd = await makeProject({});
     for (const command of COMMAND_NAMES) {
