@@ -125,7 +125,9 @@ export function interruptedBlock(run: RunRecord, model: ReportModel): string | n
   const noun = run.personas.length > 0 ? 'item' : 'fixture';
   return (
     `> [!WARNING]\n> **Interrupted.** The run was stopped (cancelled or signalled) before every ${noun} finished. ` +
-    `Only the ${plural(model.total, `${noun} that finished is`, `${noun}s that finished are`)} counted and shown; the others were not replayed.`
+    (model.total === 0
+      ? `No ${noun} finished, so none is counted or shown.`
+      : `Only the ${plural(model.total, `${noun} that finished is`, `${noun}s that finished are`)} counted and shown; the others were not replayed.`)
   );
 }
 

@@ -111,7 +111,8 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   if (run.interrupted) {
     // With persona scripts among them, what finished are "items", as the comment says (blocks.ts interruptedBlock).
     const noun = run.personas.length > 0 ? 'item' : 'fixture';
-    lines.push(paint('yellow', fit(`interrupted: only the ${model.total} ${model.total === 1 ? `${noun} that finished is` : `${noun}s that finished are`} counted; the others were not replayed`)));
+    const counted = model.total === 0 ? `no ${noun} finished, so none is counted` : `only the ${model.total} ${model.total === 1 ? `${noun} that finished is` : `${noun}s that finished are`} counted; the others were not replayed`;
+    lines.push(paint('yellow', fit(`interrupted: ${counted}`)));
   }
   // What the pull request changed in its own suite (docs/action.md, "The PR comment", "Suite edited"), as the comment says it.
   if (run.suiteEdits !== undefined) {

@@ -24,3 +24,14 @@ describe('an interrupted run with a fixture and a persona script finished', () =
     expect(comment).not.toContain('2 fixtures that finished');
   });
 });
+
+describe('an interrupted run with nothing finished', () => {
+  it('says no fixture finished, not "the 0 fixtures that finished are counted", in the comment and the terminal', () => {
+    const record = run([], { interrupted: true });
+    const comment = renderComment(record, ctx);
+    expect(comment).toContain('before every fixture finished. No fixture finished, so none is counted or shown.');
+    const text = renderTerminal(record, { color: false });
+    expect(text).toContain('interrupted: no fixture finished, so none is counted\n');
+    expect(`${comment}\n${text}`).not.toContain('the 0 ');
+  });
+});
