@@ -965,14 +965,13 @@ function keyAtItemColumn(src: SourceFile, n: number | null): ConfigIssue | null 
   const named = shownJson((KEY_LINE.exec(lines[first - 1] as string)?.[2] as string).replace(/^["']|["']$/g, ''));
   const firstKey = shownJson((item[3] as string).replace(/^["']|["']$/g, ''));
   const spaces = plural(keys, 'space', 'spaces');
-  const lineList = (ls: number[]): string => (ls.length === 1 ? `line ${String(ls[0])}` : `lines ${ls.slice(0, -1).join(', ')} and ${String(ls.at(-1))}`);
   const written = (lines[first - 1] as string).slice(column);
   return {
     file: src.file,
     line: first,
     column: column + 1,
     message: `invalid YAML: ${named} on line ${String(first)} is at the column of the "-" of the list item on line ${String(k)}, so YAML reads it neither as a key of that item nor as an item of the list`,
-    fix: `for a new item of the list, write "- " before it, so that line ${String(first)} reads\n    ${' '.repeat(column)}- ${written}${more.length === 0 ? '' : `\n  and indent ${lineList(more)} by ${spaces} too`}\n  or, for ${more.length === 0 ? 'a key' : 'keys'} of the item on line ${String(k)}, indent ${lineList([first, ...more])} by ${spaces}, as ${firstKey} on line ${String(k)}`,
+    fix: `for a new item of the list, write "- " before it, so that line ${String(first)} reads\n    ${' '.repeat(column)}- ${written}${more.length === 0 ? '' : `\n  and indent ${linesWord(more)} by ${spaces} too`}\n  or, for ${more.length === 0 ? 'a key' : 'keys'} of the item on line ${String(k)}, indent ${linesWord([first, ...more])} by ${spaces}, as ${firstKey} on line ${String(k)}`,
   };
 }
 
