@@ -38,7 +38,7 @@ function firstKeyLine(src: SourceFile, pos: Position, key: string): number | nul
     if (isBlank(text)) continue;
     // The column of the line's key: after its indentation and any "- ".
     const lead = /^[ ]*(?:-[ ]+)*/.exec(text)?.[0] ?? '';
-    const indent = (/^ */.exec(text)?.[0] ?? '').length;
+    const indent = indentOf(text);
     if (lead.length + 1 === pos.column && duplicateKeyAt(src, { line: n, column: pos.column }) === key) return n;
     // A line less indented than the key (the key above the mapping, or the "- " item it starts): no further.
     if (indent + 1 < pos.column) return null;
@@ -108,7 +108,7 @@ function missingColonAt(src: SourceFile, n: number | null): ConfigIssue | null {
   // `assert` alone with its keys indented under it: the colon of a key whose value is below.
   const bare = /^(\s*(?:-\s+)?)([A-Za-z_][A-Za-z0-9_-]*)\s*(#.*)?$/.exec(line);
   const next = src.text.split('\n').slice(n).find((l) => !isBlank(l));
-  if (bare !== null && next !== undefined && (/^ */.exec(next)?.[0].length ?? 0) > (bare[1] ?? '').length) {
+  if (bare !== null && next !== undefined && indentOf(next) > (bare[1] ?? '').length) {
     const [, lead = '', key = ''] = bare;
     return {
       file: src.file,
@@ -214,7 +214,7 @@ export function keysWithoutColons(src: SourceFile, at: Position, value: string, 
  * as line `n` (a key of the same mapping, not the next line of a text that runs on); null otherwise.
  */
 function missingColonAbove(src: SourceFile, n: number | null): ConfigIssue | null {
-  const indent = (k: number): number => /^ */.exec(lineOf(src, k) ?? '')?.[0].length ?? 0;
+  const indent = (k: number): number => indentOf(lineOf(src, k) ?? '');
   for (let k = (n ?? 1) - 1; k >= 1; k -= 1) {
     if (isBlank(lineOf(src, k) ?? '')) continue;
     return n !== null && indent(k) === indent(n) ? missingColon(src, k) : null;
@@ -322,7 +322,7 @@ function misalignedKey(src: SourceFile, line: number | null): ConfigIssue | null
     const text = lines[n - 1] as string;
     if (isBlank(text)) continue;
     const m = KEY_LINE.exec(text);
-    const at = (/^ */.exec(text)?.[0] ?? '').length;
+    const at = indentOf(text);
     if (at > indent) {
       if (m !== null && (m[1] as string).length === at) sibling = { line: n, indent: at, key: m[2] as string };
       continue;
@@ -367,7 +367,7 @@ function deeperKey(src: SourceFile, line: number | null): { issue: ConfigIssue; 
     if (m === null || lead >= indent || isBlank(above.slice(m[0].length))) return null;
     // The next key at this line's column too: the key above may be the one out of place.
     const next = src.text.split('\n').slice(line).find((l) => !isBlank(l));
-    if (next !== undefined && (/^ */.exec(next)?.[0] ?? '').length === indent) return null;
+    if (next !== undefined && indentOf(next) === indent) return null;
     const key = JSON.stringify((m[2] as string).replace(/^["']|["']$/g, ''));
     const named = JSON.stringify((here[2] as string).replace(/^["']|["']$/g, ''));
     const where = lead === 0 ? `start it at the beginning of the line (not after ${plural(indent, 'space', 'spaces')})` : `indent it by ${plural(lead, 'space', 'spaces')} (not ${String(indent)})`;
@@ -440,7 +440,7 @@ function nestedItems(src: SourceFile): NestedItem[] {
     let inside = true;
     for (let k = parent + 1; k < n && inside; k += 1) {
       const text = lines[k] as string;
-      if (!isBlank(text) && ((/^ */.exec(text)?.[0].length ?? 0) <= parentDash)) inside = false;
+      if (!isBlank(text) && indentOf(text) <= parentDash) inside = false;
     }
     if (!inside) continue;
     // At the column of that item's keys, the item may also be a list whose key was left out: unless
@@ -459,7 +459,7 @@ function nestedItems(src: SourceFile): NestedItem[] {
     for (let k = n + 1; k < lines.length; k += 1) {
       const text = lines[k] as string;
       if (isBlank(text)) continue;
-      if ((/^ */.exec(text)?.[0].length ?? 0) <= dash) break;
+      if (indentOf(text) <= dash) break;
       next.push(k + 1);
       last = k;
     }
@@ -551,9 +551,9 @@ function deeperFirstItems(src: SourceFile, said: number): DeeperItems | null {
 /** The last line from `line` on before the next non-blank line indented as little as `line` or less. */
 function shadowEnd(src: SourceFile, line: number): number {
   const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
-  const indent = (/^ */.exec(lines[line - 1] ?? '')?.[0] ?? '').length;
+  const indent = indentOf(lines[line - 1] ?? '');
   let n = line;
-  while (n < lines.length && (isBlank(lines[n] as string) || (/^ */.exec(lines[n] as string)?.[0] ?? '').length > indent)) n += 1;
+  while (n < lines.length && (isBlank(lines[n] as string) || indentOf(lines[n] as string) > indent)) n += 1;
   return n;
 }
 
@@ -612,7 +612,7 @@ function dashTabFixed(lines: readonly string[], n: number): string | null {
   for (let k = n; k < lines.length; k += 1) {
     const next = lines[k] as string;
     if (isBlank(next)) continue;
-    const indent = (/^ */.exec(next) as RegExpExecArray)[0].length;
+    const indent = indentOf(next);
     if (indent > head.length && !/^ *[\t-]/.test(next)) width = indent - head.length;
     break;
   }
@@ -684,8 +684,8 @@ function leftDocument(src: SourceFile, errors: readonly YamlSyntaxError[], skip:
   const pos = src.offsetAt(at.offset);
   const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
   const firstLine = lines.findIndex((l) => !isBlank(l) && !/^(?:---|%)/.test(l)) + 1;
-  const firstIndent = firstLine === 0 ? 0 : (/^ */.exec(lines[firstLine - 1] as string)?.[0].length ?? 0);
-  const hereIndent = pos.line === null ? 0 : (/^ */.exec(lines[pos.line - 1] ?? '')?.[0].length ?? 0);
+  const firstIndent = firstLine === 0 ? 0 : indentOf(lines[firstLine - 1] as string);
+  const hereIndent = pos.line === null ? 0 : indentOf(lines[pos.line - 1] ?? '');
   if (firstIndent > hereIndent && pos.line !== null) {
     return {
       at,
@@ -766,7 +766,7 @@ const DASH_NO_SPACE_TEXT = /^( *)-([A-Za-z_"'])/;
 function afterItem(lines: readonly string[], n: number, dash: number): boolean {
   for (let k = n - 1; k >= 1; k -= 1) {
     const text = (lines[k - 1] as string).replace(/\r$/, '');
-    if (isBlank(text) || (/^ */.exec(text)?.[0] ?? '').length > dash) continue;
+    if (isBlank(text) || indentOf(text) > dash) continue;
     return ITEM_LINE.exec(text)?.[1]?.length === dash;
   }
   return false;
@@ -782,7 +782,7 @@ function inList(lines: readonly string[], n: number, dash: number): boolean {
   for (let k = n - 1; k >= 1; k -= 1) {
     const text = (lines[k - 1] as string).replace(/\r$/, '');
     if (isBlank(text)) continue;
-    const indent = (/^ */.exec(text)?.[0] ?? '').length;
+    const indent = indentOf(text);
     if (indent > dash) continue;
     return indent === dash ? /^ *-(?:[ \t]|$)/.test(text) : /:\s*(?:#.*)?$/.test(text);
   }
@@ -804,7 +804,7 @@ function keyShortOfItem(src: SourceFile, n: number): { issue: ConfigIssue; from:
   const indent = (here[1] as string).length;
   for (let k = n - 1; k >= 1; k -= 1) {
     const text = lines[k - 1] as string;
-    if (isBlank(text) || (/^ */.exec(text)?.[0] ?? '').length > indent) continue;
+    if (isBlank(text) || indentOf(text) > indent) continue;
     const item = /^( *)(- +)("[^"]*"|'[^']*'|[^\s#:-][^:#]*?)\s*:(?:\s|$)/.exec(text);
     if (item === null) return null;
     const dash = (item[1] as string).length;
@@ -814,8 +814,8 @@ function keyShortOfItem(src: SourceFile, n: number): { issue: ConfigIssue; from:
     // its "-" is where the list's is, an item above at its column or the line's start (else the
     // item's line may be the one misplaced).
     const next = lines.slice(n).find((l) => !isBlank(l));
-    const atColumn = (l: string): boolean => !isBlank(l) && (/^ */.exec(l)?.[0] ?? '').length === column;
-    const listAbove = lines.slice(0, k - 1).reverse().find((l) => !isBlank(l) && (/^ */.exec(l)?.[0] ?? '').length <= dash);
+    const atColumn = (l: string): boolean => !isBlank(l) && indentOf(l) === column;
+    const listAbove = lines.slice(0, k - 1).reverse().find((l) => !isBlank(l) && indentOf(l) <= dash);
     // Or the list's key holds it (`fixtures:` at `p`, the "-" an even number of spaces deeper) and
     // the key is an odd number short: the "-" line moved instead would stand at an odd offset from
     // that key, or left of it (a one-item list, `fixtures:` / `  - label: a` / `   message: hi`).
@@ -829,7 +829,7 @@ function keyShortOfItem(src: SourceFile, n: number): { issue: ConfigIssue; from:
     for (let m = n + 1; m <= lines.length; m += 1) {
       const next = lines[m - 1] as string;
       if (isBlank(next)) continue;
-      if ((/^ */.exec(next)?.[0] ?? '').length <= dash) break;
+      if (indentOf(next) <= dash) break;
       if (KEY_LINE.exec(next)?.[1]?.length === indent && !/^ *-/.test(next)) alike.push(m);
       to = m;
     }
@@ -917,7 +917,7 @@ function listAbove(lines: readonly string[], n: number, dash: number): { key: st
     // The list's column: the nearest item above, every line between it and line `n` under its "-".
     if (column < 0) {
       if (indentAt(lines, k) <= dash) return null;
-      if (item !== null && lines.slice(k, n - 1).every((l) => isBlank(l) || (/^ */.exec(l)?.[0] ?? '').length > indentAt(lines, k))) column = indentAt(lines, k);
+      if (item !== null && lines.slice(k, n - 1).every((l) => isBlank(l) || indentOf(l) > indentAt(lines, k))) column = indentAt(lines, k);
       if (column < 0) continue;
     }
     if (indentAt(lines, k) > column) continue;
@@ -1571,7 +1571,7 @@ function valueStartSlip(src: SourceFile, n: number): ConfigIssue | null {
   if (!readsAlone(fixed)) return null;
   // A block's text, written on its line: the line as a block, its text on the next line.
   const block = keyed && (c === '|' || c === '>') ? /^([|>][-+0-9]*)\s+(.*)$/.exec(value) : null;
-  const indent = ' '.repeat((/^ */.exec(lead)?.[0] ?? '').length + (/^ *-\s+/.exec(lead)?.[0].length ?? 0));
+  const indent = ' '.repeat(indentOf(lead) + (/^ *-\s+/.exec(lead)?.[0].length ?? 0));
   const asBlock = block === null ? '' : `\n  or, for a block of text, end line ${String(n)} with the ${c} and write the text on the lines below it, indented under the key:\n    ${lead}${block[1] as string}${comment}\n    ${indent}  ${block[2] as string}`;
   return {
     file: src.file,
@@ -1731,7 +1731,7 @@ function movedKeySlip(src: SourceFile, offset: number, keyLine: number, lead: nu
   const lines = src.text.split('\n');
   const start = lines.slice(0, keyLine - 1).reduce((n, l) => n + l.length + 1, 0);
   const written = lines[keyLine - 1] ?? '';
-  const delta = (/^ */.exec(written)?.[0] ?? '').length - lead;
+  const delta = indentOf(written) - lead;
   const text = src.text.slice(0, start) + written.slice(delta) + src.text.slice(start + written.length);
   const back = (o: number): number => (o >= start + lead ? o + delta : o);
   return flowSlip(text, offset - delta, (o) => src.offsetAt(back(o)));
