@@ -3,22 +3,15 @@
 // cost cap's scope and the suite edits' "checks, what is replayed or repeat changed" each joined
 // their own, so that one could drift (a comma before the last word, a missing part for none).
 
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listWords } from '../../src/words.js';
+import { sourceFiles } from '../support/source-files.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** All but the last part joined by ", ", then " and " or " or " and the last: a list joined by hand. */
 const BY_HAND = /slice\(0, -1\)\.join\(', '\)\}? ?(?:and|or) /;
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const full = join(dir, e.name);
-    if (e.isDirectory()) return sources(full);
-    return e.name.endsWith('.ts') ? [relative(ROOT, full).split('\\').join('/')] : [];
-  });
-}
 
 describe('a list in a sentence', () => {
   it('is listWords of src/words.ts: no comma before the last word, "and" unless told "or"', () => {
@@ -31,7 +24,7 @@ describe('a list in a sentence', () => {
   });
 
   it('is joined by hand nowhere else in src/', () => {
-    const files = sources(join(ROOT, 'src'));
+    const files = sourceFiles(join(ROOT, 'src')).map((f) => relative(ROOT, f).split('\\').join('/'));
     expect(files).toContain('src/report/layout.ts');
     const offending = files
       .filter((file) => file !== 'src/words.ts')
