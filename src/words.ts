@@ -1,5 +1,6 @@
 // Words for counts that every layer shares (evaluate/, report/, calibrate/): "3 fixtures", "1,234";
-// a shell word, for the commands a fix or a notice gives to paste (shownShellWord); a sentence's capital;
+// a list in a sentence ("a, b and c": listWords); a shell word, for the commands a fix or a notice
+// gives to paste (shownShellWord); a sentence's capital;
 // a text on a terminal's line (terminalLine: a path a message names, whatever layer writes it); a
 // value quoted as JSON inside a message (shownJson); the head of a text cut by length, whole characters (headOf).
 // Pure; written once here so the layers cannot drift apart on how a count reads.
@@ -48,6 +49,16 @@ export function durationText(ms: number): string {
  */
 export function turnWords(index: number): string {
   return index === 0 ? 'turn 0 (welcome)' : `turn ${index}`;
+}
+
+/**
+ * A list in a sentence, as every message and report writes it: "a", "a and b", "a, b and c" (no
+ * comma before the last word; `word` "or": "a, b or c"); '' for none. Written once here so that no
+ * surface lists otherwise.
+ */
+export function listWords(parts: readonly string[], word: 'and' | 'or' = 'and'): string {
+  if (parts.length <= 1) return parts[0] ?? '';
+  return `${parts.slice(0, -1).join(', ')} ${word} ${parts[parts.length - 1] as string}`;
 }
 
 /** `s` with its first letter a capital: words written to follow a colon, opening a sentence of their own (a refusal under its heading, a line's head). */

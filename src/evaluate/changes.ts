@@ -15,7 +15,7 @@ import { judgeFlipLine } from './judge-flip.js';
 import { meaningJudgeGaveNone } from './meaning/ladder.js';
 import { attemptNamed } from './repeat.js';
 import { itemLatencyMs, slowerText, slowerThanBaseline } from './latency.js';
-import { capitalized, headOf } from '../words.js';
+import { capitalized, headOf, listWords } from '../words.js';
 
 /** The ways an item can differ from its baseline, besides its verdict. */
 export type Dimension = 'reply' | 'transcript' | 'meaning' | 'route' | 'slower';
@@ -654,7 +654,7 @@ export function changedIntro(items: readonly ChangeSubject[], hasScripts: boolea
       clauses.push(intro.clause);
     }
   }
-  return `${capitalized(orList([...subjects, ...later]))} differs from the baseline, ${clauses.length === 1 ? 'or ' : ''}${orList(clauses, ', or ')}.`;
+  return `${capitalized(listWords([...subjects, ...later], 'or'))} differs from the baseline, ${clauses.length === 1 ? 'or ' : ''}${clausesOr(clauses)}.`;
 }
 
 /**
@@ -670,10 +670,13 @@ function byAnotherAttempt(item: ChangeSubject): boolean {
   return shownIsBaseline && attemptNamed(m.detail) !== null;
 }
 
-/** "a", "a or b", "a, b or c" (`last` joins the last two). */
-function orList(parts: readonly string[], last = ' or '): string {
+/**
+ * The intro's clauses: "a", "a, or b", "a, b, or c". A comma before "or", unlike listWords: each
+ * clause is a sentence's part of its own ("the check passes now, or the tools called differ").
+ */
+function clausesOr(parts: readonly string[]): string {
   if (parts.length <= 1) return parts.join('');
-  return `${parts.slice(0, -1).join(', ')}${last}${parts[parts.length - 1]}`;
+  return `${parts.slice(0, -1).join(', ')}, or ${parts[parts.length - 1]}`;
 }
 
 /** Characters of context kept on each side of a changed part, and the longest part shown. */

@@ -12,6 +12,7 @@
 // Flaky: the attempts' outcomes (pass, fail, not evaluated, errored: four outcomes) are not all the same.
 
 import type { Repeat, RepeatSummary, Verdict } from '../types.js';
+import { listWords } from '../words.js';
 
 /** One attempt's outcome: its verdict, or errored. */
 export type AttemptOutcome = Verdict | 'errored';
@@ -137,6 +138,6 @@ export function repliesVary(attempts: number, otherwise: string): string {
 
 /** The attempts numbered `numbers` replied otherwise than attempt `reference` (the one accepted and shown): "attempts 2 and 3 replied otherwise than attempt 1". */
 export function repliedOtherwise(numbers: readonly number[], reference: number): string {
-  const named = numbers.length === 1 ? `attempt ${numbers[0]}` : `attempts ${numbers.slice(0, -1).join(', ')} and ${numbers.at(-1)}`;
+  const named = numbers.length === 1 ? `attempt ${numbers[0]}` : `attempts ${listWords(numbers.map(String))}`;
   return `${named} replied otherwise than attempt ${reference}`;
 }

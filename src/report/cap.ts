@@ -10,6 +10,7 @@ import { suiteLine } from './blocks.js';
 import { formatUsdPair } from './money.js';
 import { plural } from './model.js';
 import { NEW_CONFIG_NAME } from '../suite/config-names.js';
+import { listWords } from '../words.js';
 
 /**
  * What the estimate covers: "12 fixtures, 3 persona scripts, 4 judge calls, 8 meaning calls at most
@@ -27,7 +28,7 @@ function capScope(fixtureCount: number, judgeCalls: number, personaCount: number
   if (meaningCalls > 0) parts.push(`${plural(meaningCalls, 'meaning call', 'meaning calls')} at most`);
   // At most maxTurns calls per simulated script (docs/simulated-users.md).
   if (simulatorCalls > 0) parts.push(plural(simulatorCalls, 'simulator call', 'simulator calls'));
-  return parts.length === 1 ? (parts[0] as string) : `${parts.slice(0, -1).join(', ')} and ${parts.at(-1) as string}`;
+  return listWords(parts);
 }
 
 /**

@@ -16,7 +16,7 @@ import { evaluationBlocks, evaluationLine } from './evaluations.js';
 import { isPersona, itemsNoun, rateMoved, SECTION_ORDER, SECTION_WORDS, thousands, viewOf, type Item, type ItemView, type ReportModel, type SectionKey } from './model.js';
 import type { Profile } from './profile.js';
 import { latencyChartBlock } from './latency-chart.js';
-import { capitalized } from '../words.js';
+import { capitalized, listWords } from '../words.js';
 import { onlySlower, resultsToAccept } from './to-accept.js';
 
 export interface SectionPlan {
@@ -210,10 +210,6 @@ export function itemStarts(doc: Doc, plan: Plan, text: string): number[] {
   return starts;
 }
 
-function list(parts: readonly string[]): string {
-  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : (parts[0] ?? '');
-}
-
 /** What the plan leaves out, said right under the headline; null when everything is shown. */
 export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, p: Profile): string | null {
   const partial: string[] = [];
@@ -236,7 +232,7 @@ export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, 
       const n = items.length - s.levels.length - s.rows;
       if (n > 0 && s.rows >= p.rewordedRows) {
         const shown = [s.levels.length > 0 ? `${thousands(s.levels.length)} with their diff` : '', `${thousands(s.rows)}${s.levels.length > 0 ? ' more' : ''} by name`].filter(Boolean);
-        rewordedCapped = `Of ${thousands(items.length)} reworded, the comment shows ${list(shown)} (it names no more than ${thousands(p.rewordedRows)}); ${thousands(n)} ${n === 1 ? 'is' : 'are'} only counted.`;
+        rewordedCapped = `Of ${thousands(items.length)} reworded, the comment shows ${listWords(shown)} (it names no more than ${thousands(p.rewordedRows)}); ${thousands(n)} ${n === 1 ? 'is' : 'are'} only counted.`;
       } else if (n > 0) counted.push(`${thousands(n)} ${SECTION_WORDS[key].count}`);
       continue;
     }
@@ -264,12 +260,12 @@ export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, 
     // One story: items shown in detail (each its own block), more listed by name only, the rest only counted.
     const where = (their: string): string => `listed by name only, in a table at the end of ${their} section`;
     const one = tabled.length === 1 && tabled[0]?.startsWith('1 ') === true;
-    if (allTabled) sentences.push(`Shown in detail: ${list(partial)}; the others are ${where('their')}.`);
-    else if (tabled.length > 0) sentences.push(`Shown in detail: ${list(partial)}; ${list(tabled)} ${one ? `is ${where('its')}` : `are ${where('their')}`}.`);
-    else sentences.push(`Shown in detail: ${list(partial)}.`);
+    if (allTabled) sentences.push(`Shown in detail: ${listWords(partial)}; the others are ${where('their')}.`);
+    else if (tabled.length > 0) sentences.push(`Shown in detail: ${listWords(partial)}; ${listWords(tabled)} ${one ? `is ${where('its')}` : `are ${where('their')}`}.`);
+    else sentences.push(`Shown in detail: ${listWords(partial)}.`);
   }
   const size: string[] = [];
-  if (counted.length > 0) size.push(`${list(counted)} are only counted`);
+  if (counted.length > 0) size.push(`${listWords(counted)} are only counted`);
   const left: string[] = [];
   const fixturesWord = (n: number): string => (n === 1 ? 'fixture' : 'fixtures');
   if (noTranscripts > 0) left.push(`the transcripts of ${thousands(noTranscripts)} persona ${noTranscripts === 1 ? 'script' : 'scripts'}`);
@@ -278,7 +274,7 @@ export function noticeBlock(model: ReportModel, plan: Plan, ctx: ReportContext, 
   if (noDiffable > 0) left.push(`the replies of ${thousands(noDiffable)} ${fixturesWord(noDiffable)} too long to diff`);
   // What is left out is of the items shown in detail: said so when the notice has named them.
   const ofDetailed = left.length > 0 && partial.length > 0;
-  if (left.length > 0) size.push(`${ofDetailed ? 'of those shown in detail, ' : ''}${list(left)} are left out`);
+  if (left.length > 0) size.push(`${ofDetailed ? 'of those shown in detail, ' : ''}${listWords(left)} are left out`);
   if (size.length > 0) sentences.push(`${capitalized(size.join(ofDetailed ? ' and, ' : ' and '))}, to fit ${p.limitWords}.`);
   if (rewordedCapped !== null) sentences.push(rewordedCapped);
   sentences.push(`Everything is in ${fullReportWhere(ctx, p)}.`);

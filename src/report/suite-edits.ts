@@ -6,7 +6,7 @@
 
 import type { BaselineEdit, ConfigEdit, FixtureEdit, SuiteEdits, WorkflowEdit } from '../types.js';
 import { LIMITS } from './item-parts.js';
-import { plural, thousands } from '../words.js';
+import { listWords, plural, thousands } from '../words.js';
 import { NEW_CONFIG_NAME } from '../suite/config-names.js';
 
 /** The most fixtures, scripts and baselines named in each group; the rest are counted. */
@@ -84,7 +84,7 @@ function whatChanged(items: readonly FixtureEdit[]): string {
     items.some((f) => f.change === 'repeat') ? 'repeat' : null,
   ].filter((p): p is string => p !== null);
   if (parts.length === 1 && parts[0] === 'checks') return 'checks changed or removed';
-  return `${parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}`} changed`;
+  return `${listWords(parts, 'or')} changed`;
 }
 
 /**

@@ -102,7 +102,7 @@ export function wrapLine(text: string, width = CODE_WIDTH, first = '', next = ''
     let cut = cutAt(rest, room);
     // An isolate opened at the cut opens on the next line, not empty at this one's end.
     if (depth > 0) while (cut > 1 && cut < rest.length && isIsolateOpen(rest[cut - 1] as string)) cut--;
-    let part = rest.slice(0, cut);
+    const part = rest.slice(0, cut);
     rest = rest.slice(cut);
     const stillOpen = openAtEnd(part, open);
     const body = `${reopen}${part}`;
@@ -113,17 +113,18 @@ export function wrapLine(text: string, width = CODE_WIDTH, first = '', next = ''
     const trimmed = body.replace(/ +$/, '');
     // Isolates that close right at the cut close on this line, not reopened empty on the next.
     if (depth > 0) {
+      // One pass over the line: each closing character at the cut closes the innermost still open.
+      let left = isolatesAtEnd(part, isolates);
       let closing = '';
-      while (rest.startsWith(PDI) && isolatesAtEnd(part + closing, isolates) !== '') {
+      while (rest.startsWith(PDI) && left !== '') {
         closing += PDI;
+        left = left.slice(0, -1);
         rest = rest.slice(1);
       }
       if (rest === '') {
         lines.push(`${prefix}${trimmed}${closing}`);
         return lines;
       }
-      part += closing;
-      const left = isolatesAtEnd(part, isolates);
       lines.push(`${prefix}${trimmed}${closing}${stillOpen ? MARK_CLOSE : ''}${PDI.repeat(left.length)}`);
       isolates = left;
     } else lines.push(`${prefix}${trimmed}${stillOpen ? MARK_CLOSE : ''}`);

@@ -135,6 +135,21 @@ describe('diffText: the ```diff block', () => {
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(CODE_WIDTH);
     expect(wrapBlock(`${L}${F}${'ש'.repeat(95)}${P}${P} tail ${'x'.repeat(20)}`).split('\n')).toEqual([`${L}${F}${'ש'.repeat(95)}${P}${P}`, `${CONTINUATION}tail ${'x'.repeat(20)}`]);
   });
+  it('counts the isolates each cut closes on a long line of several: nested, side by side, a stray closer at a cut', () => {
+    const [L, R, F, P] = ['\u2066', '\u2067', '\u2068', '\u2069'];
+    // Its third PDI closes nothing: it stays text of the next line, as the line had it.
+    const text = `${L}${F}${'ש'.repeat(14)}${P}${P}${P}${R}xxx${L}${'y'.repeat(10)}${P}${P}${R}${L}${'q'.repeat(13)}${P}${'r'.repeat(10)}${P} end`;
+    const read = (s: string): string => s.replace(/[\u2066-\u2069]/g, (c) => ({ [L]: 'L', [R]: 'R', [F]: 'F', [P]: 'P' })[c] as string);
+    const lines = wrapLine(text, 20);
+    expect(lines.map(read)).toEqual([
+      `LF${'ש'.repeat(14)}PP`,
+      `${CONTINUATION}PRxxxL${'y'.repeat(9)}PP`,
+      `${CONTINUATION}RLyPPRL${'q'.repeat(8)}PP`,
+      `${CONTINUATION}RL${'q'.repeat(5)}P${'r'.repeat(7)}P`,
+      `${CONTINUATION}RrrrP end`,
+    ]);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(20);
+  });
   it('names the invisible characters of a changed word: a zero-width space is never an empty mark', () => {
     expect(diffText('Hello world.', 'Hello\u200b world.')).toBe(['- Hello world.', '+ Hello⟦⟨U+200B⟩⟧ world.'].join('\n'));
     // A bidi control, which escaping drops, is named before it can be dropped.

@@ -4,7 +4,7 @@
 // (syntax.ts, flow.ts) is loaded with the `yaml` package only when a file is refused
 // (docs/performance.md, "2026-12-07 (small hours)").
 
-import { plural, shownJson } from '../../words.js';
+import { listWords, plural, shownJson } from '../../words.js';
 
 /** The number of spaces a line starts with: its indentation (a tab is not one of them). */
 export function indentOf(line: string): number {
@@ -70,12 +70,7 @@ export function emptyItemWords(lines: readonly string[], w: { from: number; firs
 
 /** Lines in words: "line 5", "lines 5 and 8", "lines 5, 8 and 11". */
 export function linesWord(ns: readonly number[]): string {
-  return ns.length === 1 ? `line ${String(ns[0])}` : `lines ${andList(ns.map(String))}`;
-}
-
-/** "a", "a and b", "a, b and c". */
-function andList(parts: readonly string[]): string {
-  return parts.length === 1 ? (parts[0] as string) : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1] as string}`;
+  return ns.length === 1 ? `line ${String(ns[0])}` : `lines ${listWords(ns.map(String))}`;
 }
 
 /** A key with nothing after its `:` but a block's `|` or `>` or a comment: its value is on the lines under it. */
@@ -112,5 +107,5 @@ export function keysMoved(lines: readonly string[], first: number, to: number, a
     runs.push(i === j ? `line ${String(moving[i])}` : `lines ${String(moving[i])} to ${String(moving[j])}`);
     i = j + 1;
   }
-  return movedLines(andList(runs), deep - at, 'right');
+  return movedLines(listWords(runs), deep - at, 'right');
 }

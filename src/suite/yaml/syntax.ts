@@ -12,6 +12,11 @@ import { DUPLICATE_KEY_MESSAGE, onlyDuplicateKeys, SYNTAX_FIX } from './syntax-k
 
 export { onlyDuplicateKeys, SYNTAX_FIX };
 
+/** The indentation of line `n` (1-based) of `lines`: moved.ts's indentOf, by line number; 0 past the last line. */
+function indentAt(lines: readonly string[], n: number): number {
+  return indentOf(lines[n - 1] ?? '');
+}
+
 /** The key written at `pos` (the second of the two), read from its line; null when the line says otherwise. */
 function duplicateKeyAt(src: SourceFile, pos: Position): string | null {
   const line = pos.line === null ? null : lineOf(src, pos.line);
@@ -33,7 +38,7 @@ function firstKeyLine(src: SourceFile, pos: Position, key: string): number | nul
     if (isBlank(text)) continue;
     // The column of the line's key: after its indentation and any "- ".
     const lead = /^[ ]*(?:-[ ]+)*/.exec(text)?.[0] ?? '';
-    const indent = (/^ */.exec(text)?.[0] ?? '').length;
+    const indent = indentOf(text);
     if (lead.length + 1 === pos.column && duplicateKeyAt(src, { line: n, column: pos.column }) === key) return n;
     // A line less indented than the key (the key above the mapping, or the "- " item it starts): no further.
     if (indent + 1 < pos.column) return null;
@@ -103,7 +108,7 @@ function missingColonAt(src: SourceFile, n: number | null): ConfigIssue | null {
   // `assert` alone with its keys indented under it: the colon of a key whose value is below.
   const bare = /^(\s*(?:-\s+)?)([A-Za-z_][A-Za-z0-9_-]*)\s*(#.*)?$/.exec(line);
   const next = src.text.split('\n').slice(n).find((l) => !isBlank(l));
-  if (bare !== null && next !== undefined && (/^ */.exec(next)?.[0].length ?? 0) > (bare[1] ?? '').length) {
+  if (bare !== null && next !== undefined && indentOf(next) > (bare[1] ?? '').length) {
     const [, lead = '', key = ''] = bare;
     return {
       file: src.file,
@@ -209,7 +214,7 @@ export function keysWithoutColons(src: SourceFile, at: Position, value: string, 
  * as line `n` (a key of the same mapping, not the next line of a text that runs on); null otherwise.
  */
 function missingColonAbove(src: SourceFile, n: number | null): ConfigIssue | null {
-  const indent = (k: number): number => /^ */.exec(lineOf(src, k) ?? '')?.[0].length ?? 0;
+  const indent = (k: number): number => indentOf(lineOf(src, k) ?? '');
   for (let k = (n ?? 1) - 1; k >= 1; k -= 1) {
     if (isBlank(lineOf(src, k) ?? '')) continue;
     return n !== null && indent(k) === indent(n) ? missingColon(src, k) : null;
@@ -317,7 +322,7 @@ function misalignedKey(src: SourceFile, line: number | null): ConfigIssue | null
     const text = lines[n - 1] as string;
     if (isBlank(text)) continue;
     const m = KEY_LINE.exec(text);
-    const at = (/^ */.exec(text)?.[0] ?? '').length;
+    const at = indentOf(text);
     if (at > indent) {
       if (m !== null && (m[1] as string).length === at) sibling = { line: n, indent: at, key: m[2] as string };
       continue;
@@ -362,7 +367,7 @@ function deeperKey(src: SourceFile, line: number | null): { issue: ConfigIssue; 
     if (m === null || lead >= indent || isBlank(above.slice(m[0].length))) return null;
     // The next key at this line's column too: the key above may be the one out of place.
     const next = src.text.split('\n').slice(line).find((l) => !isBlank(l));
-    if (next !== undefined && (/^ */.exec(next)?.[0] ?? '').length === indent) return null;
+    if (next !== undefined && indentOf(next) === indent) return null;
     const key = JSON.stringify((m[2] as string).replace(/^["']|["']$/g, ''));
     const named = JSON.stringify((here[2] as string).replace(/^["']|["']$/g, ''));
     const where = lead === 0 ? `start it at the beginning of the line (not after ${plural(indent, 'space', 'spaces')})` : `indent it by ${plural(lead, 'space', 'spaces')} (not ${String(indent)})`;
@@ -435,7 +440,7 @@ function nestedItems(src: SourceFile): NestedItem[] {
     let inside = true;
     for (let k = parent + 1; k < n && inside; k += 1) {
       const text = lines[k] as string;
-      if (!isBlank(text) && ((/^ */.exec(text)?.[0].length ?? 0) <= parentDash)) inside = false;
+      if (!isBlank(text) && indentOf(text) <= parentDash) inside = false;
     }
     if (!inside) continue;
     // At the column of that item's keys, the item may also be a list whose key was left out: unless
@@ -454,7 +459,7 @@ function nestedItems(src: SourceFile): NestedItem[] {
     for (let k = n + 1; k < lines.length; k += 1) {
       const text = lines[k] as string;
       if (isBlank(text)) continue;
-      if ((/^ */.exec(text)?.[0].length ?? 0) <= dash) break;
+      if (indentOf(text) <= dash) break;
       next.push(k + 1);
       last = k;
     }
@@ -497,7 +502,6 @@ interface DeeperItems {
  */
 function deeperFirstItems(src: SourceFile, said: number): DeeperItems | null {
   const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
-  const indentOf = (n: number): number => (/^ */.exec(lines[n] as string)?.[0] ?? '').length;
   // The parser may say it at the blank line before the item.
   let line = said;
   while (line <= lines.length && isBlank(lines[line - 1] as string)) line += 1;
@@ -510,23 +514,23 @@ function deeperFirstItems(src: SourceFile, said: number): DeeperItems | null {
   for (; key >= 0; key -= 1) {
     const text = lines[key] as string;
     if (isBlank(text)) continue;
-    if (indentOf(key) <= dash) break;
+    if (indentOf(lines[key] as string) <= dash) break;
     first = key;
   }
-  if (key < 0 || first < 0 || !/^ *[^\s#:-][^:#]*:\s*(?:#.*)?$/.test(lines[key] as string) || indentOf(key) >= dash) return null;
+  if (key < 0 || first < 0 || !/^ *[^\s#:-][^:#]*:\s*(?:#.*)?$/.test(lines[key] as string) || indentOf(lines[key] as string) >= dash) return null;
   const deep = ITEM_LINE.exec(lines[first] as string);
   if (deep === null) return null;
   const deepDash = (deep[1] as string).length;
   const shift = deepDash - dash;
   // Every line of the deeper items is indented at least as deep as their "-": all move left together.
-  for (let k = first; k < line - 1; k += 1) if (!isBlank(lines[k] as string) && indentOf(k) < deepDash) return null;
+  for (let k = first; k < line - 1; k += 1) if (!isBlank(lines[k] as string) && indentOf(lines[k] as string) < deepDash) return null;
   const moved: number[] = [];
   for (let k = first + 1; k < line - 1; k += 1) if (!isBlank(lines[k] as string)) moved.push(k + 1);
-  const keyIndent = indentOf(key);
+  const keyIndent = indentOf(lines[key] as string);
   let end = line;
   for (let k = line; k < lines.length; k += 1) {
     if (isBlank(lines[k] as string)) continue;
-    if (indentOf(k) <= keyIndent) break;
+    if (indentOf(lines[k] as string) <= keyIndent) break;
     end = k + 1;
   }
   const rest = alsoMoved(moved, shift);
@@ -547,9 +551,9 @@ function deeperFirstItems(src: SourceFile, said: number): DeeperItems | null {
 /** The last line from `line` on before the next non-blank line indented as little as `line` or less. */
 function shadowEnd(src: SourceFile, line: number): number {
   const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
-  const indent = (/^ */.exec(lines[line - 1] ?? '')?.[0] ?? '').length;
+  const indent = indentOf(lines[line - 1] ?? '');
   let n = line;
-  while (n < lines.length && (isBlank(lines[n] as string) || (/^ */.exec(lines[n] as string)?.[0] ?? '').length > indent)) n += 1;
+  while (n < lines.length && (isBlank(lines[n] as string) || indentOf(lines[n] as string) > indent)) n += 1;
   return n;
 }
 
@@ -608,7 +612,7 @@ function dashTabFixed(lines: readonly string[], n: number): string | null {
   for (let k = n; k < lines.length; k += 1) {
     const next = lines[k] as string;
     if (isBlank(next)) continue;
-    const indent = (/^ */.exec(next) as RegExpExecArray)[0].length;
+    const indent = indentOf(next);
     if (indent > head.length && !/^ *[\t-]/.test(next)) width = indent - head.length;
     break;
   }
@@ -680,8 +684,8 @@ function leftDocument(src: SourceFile, errors: readonly YamlSyntaxError[], skip:
   const pos = src.offsetAt(at.offset);
   const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
   const firstLine = lines.findIndex((l) => !isBlank(l) && !/^(?:---|%)/.test(l)) + 1;
-  const firstIndent = firstLine === 0 ? 0 : (/^ */.exec(lines[firstLine - 1] as string)?.[0].length ?? 0);
-  const hereIndent = pos.line === null ? 0 : (/^ */.exec(lines[pos.line - 1] ?? '')?.[0].length ?? 0);
+  const firstIndent = firstLine === 0 ? 0 : indentOf(lines[firstLine - 1] as string);
+  const hereIndent = pos.line === null ? 0 : indentOf(lines[pos.line - 1] ?? '');
   if (firstIndent > hereIndent && pos.line !== null) {
     return {
       at,
@@ -762,7 +766,7 @@ const DASH_NO_SPACE_TEXT = /^( *)-([A-Za-z_"'])/;
 function afterItem(lines: readonly string[], n: number, dash: number): boolean {
   for (let k = n - 1; k >= 1; k -= 1) {
     const text = (lines[k - 1] as string).replace(/\r$/, '');
-    if (isBlank(text) || (/^ */.exec(text)?.[0] ?? '').length > dash) continue;
+    if (isBlank(text) || indentOf(text) > dash) continue;
     return ITEM_LINE.exec(text)?.[1]?.length === dash;
   }
   return false;
@@ -778,7 +782,7 @@ function inList(lines: readonly string[], n: number, dash: number): boolean {
   for (let k = n - 1; k >= 1; k -= 1) {
     const text = (lines[k - 1] as string).replace(/\r$/, '');
     if (isBlank(text)) continue;
-    const indent = (/^ */.exec(text)?.[0] ?? '').length;
+    const indent = indentOf(text);
     if (indent > dash) continue;
     return indent === dash ? /^ *-(?:[ \t]|$)/.test(text) : /:\s*(?:#.*)?$/.test(text);
   }
@@ -800,7 +804,7 @@ function keyShortOfItem(src: SourceFile, n: number): { issue: ConfigIssue; from:
   const indent = (here[1] as string).length;
   for (let k = n - 1; k >= 1; k -= 1) {
     const text = lines[k - 1] as string;
-    if (isBlank(text) || (/^ */.exec(text)?.[0] ?? '').length > indent) continue;
+    if (isBlank(text) || indentOf(text) > indent) continue;
     const item = /^( *)(- +)("[^"]*"|'[^']*'|[^\s#:-][^:#]*?)\s*:(?:\s|$)/.exec(text);
     if (item === null) return null;
     const dash = (item[1] as string).length;
@@ -810,8 +814,8 @@ function keyShortOfItem(src: SourceFile, n: number): { issue: ConfigIssue; from:
     // its "-" is where the list's is, an item above at its column or the line's start (else the
     // item's line may be the one misplaced).
     const next = lines.slice(n).find((l) => !isBlank(l));
-    const atColumn = (l: string): boolean => !isBlank(l) && (/^ */.exec(l)?.[0] ?? '').length === column;
-    const listAbove = lines.slice(0, k - 1).reverse().find((l) => !isBlank(l) && (/^ */.exec(l)?.[0] ?? '').length <= dash);
+    const atColumn = (l: string): boolean => !isBlank(l) && indentOf(l) === column;
+    const listAbove = lines.slice(0, k - 1).reverse().find((l) => !isBlank(l) && indentOf(l) <= dash);
     // Or the list's key holds it (`fixtures:` at `p`, the "-" an even number of spaces deeper) and
     // the key is an odd number short: the "-" line moved instead would stand at an odd offset from
     // that key, or left of it (a one-item list, `fixtures:` / `  - label: a` / `   message: hi`).
@@ -825,7 +829,7 @@ function keyShortOfItem(src: SourceFile, n: number): { issue: ConfigIssue; from:
     for (let m = n + 1; m <= lines.length; m += 1) {
       const next = lines[m - 1] as string;
       if (isBlank(next)) continue;
-      if ((/^ */.exec(next)?.[0] ?? '').length <= dash) break;
+      if (indentOf(next) <= dash) break;
       if (KEY_LINE.exec(next)?.[1]?.length === indent && !/^ *-/.test(next)) alike.push(m);
       to = m;
     }
@@ -858,9 +862,8 @@ function misplacedItemFix(src: SourceFile, n: number | null): string | null {
   const here = ITEM_LINE.exec(lines[n - 1] ?? '');
   if (here === null) return null;
   const dash = (here[1] as string).length;
-  const indentOf = (k: number): number => (/^ */.exec(lines[k - 1] as string)?.[0] ?? '').length;
   let above = n - 1;
-  while (above >= 1 && (isBlank(lines[above - 1] as string) || indentOf(above) > dash)) above -= 1;
+  while (above >= 1 && (isBlank(lines[above - 1] as string) || indentAt(lines, above) > dash)) above -= 1;
   const item = above < 1 ? null : ITEM_LINE.exec(lines[above - 1] as string);
   if (item === null || (item[1] as string).length >= dash) return null;
   const to = (item[1] as string).length;
@@ -869,8 +872,8 @@ function misplacedItemFix(src: SourceFile, n: number | null): string | null {
   const next: number[] = [];
   for (let k = n + 1; k <= lines.length; k += 1) {
     if (isBlank(lines[k - 1] as string)) continue;
-    if (indentOf(k) <= dash) break;
-    if (indentOf(k) >= keys) next.push(k);
+    if (indentAt(lines, k) <= dash) break;
+    if (indentAt(lines, k) >= keys) next.push(k);
   }
   const shift = dash - to;
   const where = to === 0 ? `start its "-" at the beginning of the line (not after ${plural(dash, 'space', 'spaces')})` : `indent its "-" by ${plural(to, 'space', 'spaces')} (not ${String(dash)})`;
@@ -905,7 +908,6 @@ function isMapping(item: string): boolean {
  * and its "-"'s column; null when the lines above are not such a list.
  */
 function listAbove(lines: readonly string[], n: number, dash: number): { key: string; keyLine: number; first: number; dash: number } | null {
-  const indentOf = (k: number): number => (/^ */.exec(lines[k - 1] as string)?.[0] ?? '').length;
   let column = -1;
   let first = -1;
   for (let k = n - 1; k >= 1; k -= 1) {
@@ -914,12 +916,12 @@ function listAbove(lines: readonly string[], n: number, dash: number): { key: st
     const item = ITEM_LINE.exec(text);
     // The list's column: the nearest item above, every line between it and line `n` under its "-".
     if (column < 0) {
-      if (indentOf(k) <= dash) return null;
-      if (item !== null && lines.slice(k, n - 1).every((l) => isBlank(l) || (/^ */.exec(l)?.[0] ?? '').length > indentOf(k))) column = indentOf(k);
+      if (indentAt(lines, k) <= dash) return null;
+      if (item !== null && lines.slice(k, n - 1).every((l) => isBlank(l) || indentOf(l) > indentAt(lines, k))) column = indentAt(lines, k);
       if (column < 0) continue;
     }
-    if (indentOf(k) > column) continue;
-    if (indentOf(k) === column && item !== null) {
+    if (indentAt(lines, k) > column) continue;
+    if (indentAt(lines, k) === column && item !== null) {
       first = k;
       continue;
     }
@@ -940,16 +942,15 @@ function listAbove(lines: readonly string[], n: number, dash: number): { key: st
 function keyAtItemColumn(src: SourceFile, n: number | null): ConfigIssue | null {
   if (n === null) return null;
   const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
-  const indentOf = (k: number): number => (/^ */.exec(lines[k - 1] as string)?.[0] ?? '').length;
   const isKey = (k: number): boolean => !/^ *-(?:\s|$)/.test(lines[k - 1] as string) && KEY_LINE.test(lines[k - 1] as string);
   if (!isKey(n)) return null;
-  const column = indentOf(n);
+  const column = indentAt(lines, n);
   // Up to the item: the keys at this column (the first is said) and the lines under them.
   let first = n;
   let k = n - 1;
   for (; k >= 1; k -= 1) {
-    if (isBlank(lines[k - 1] as string) || indentOf(k) > column) continue;
-    if (indentOf(k) === column && isKey(k)) first = k;
+    if (isBlank(lines[k - 1] as string) || indentAt(lines, k) > column) continue;
+    if (indentAt(lines, k) === column && isKey(k)) first = k;
     else break;
   }
   const item = k < 1 ? null : /^( *)(- +)("[^"]*"|'[^']*'|[^\s#:-][^:#]*?)\s*:(?:\s|$)/.exec(lines[k - 1] as string);
@@ -958,21 +959,20 @@ function keyAtItemColumn(src: SourceFile, n: number | null): ConfigIssue | null 
   // Down: the keys at this column after the first, up to a line less indented or the next item.
   const more: number[] = [];
   for (let m = first + 1; m <= lines.length; m += 1) {
-    if (isBlank(lines[m - 1] as string) || indentOf(m) > column) continue;
-    if (indentOf(m) === column && isKey(m)) more.push(m);
+    if (isBlank(lines[m - 1] as string) || indentAt(lines, m) > column) continue;
+    if (indentAt(lines, m) === column && isKey(m)) more.push(m);
     else break;
   }
   const named = shownJson((KEY_LINE.exec(lines[first - 1] as string)?.[2] as string).replace(/^["']|["']$/g, ''));
   const firstKey = shownJson((item[3] as string).replace(/^["']|["']$/g, ''));
   const spaces = plural(keys, 'space', 'spaces');
-  const lineList = (ls: number[]): string => (ls.length === 1 ? `line ${String(ls[0])}` : `lines ${ls.slice(0, -1).join(', ')} and ${String(ls.at(-1))}`);
   const written = (lines[first - 1] as string).slice(column);
   return {
     file: src.file,
     line: first,
     column: column + 1,
     message: `invalid YAML: ${named} on line ${String(first)} is at the column of the "-" of the list item on line ${String(k)}, so YAML reads it neither as a key of that item nor as an item of the list`,
-    fix: `for a new item of the list, write "- " before it, so that line ${String(first)} reads\n    ${' '.repeat(column)}- ${written}${more.length === 0 ? '' : `\n  and indent ${lineList(more)} by ${spaces} too`}\n  or, for ${more.length === 0 ? 'a key' : 'keys'} of the item on line ${String(k)}, indent ${lineList([first, ...more])} by ${spaces}, as ${firstKey} on line ${String(k)}`,
+    fix: `for a new item of the list, write "- " before it, so that line ${String(first)} reads\n    ${' '.repeat(column)}- ${written}${more.length === 0 ? '' : `\n  and indent ${linesWord(more)} by ${spaces} too`}\n  or, for ${more.length === 0 ? 'a key' : 'keys'} of the item on line ${String(k)}, indent ${linesWord([first, ...more])} by ${spaces}, as ${firstKey} on line ${String(k)}`,
   };
 }
 
@@ -1002,7 +1002,6 @@ function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
   const at = itemFrom(lines, said);
   if (at === null) return null;
   const { n, column } = at;
-  const indentOf = (k: number): number => (/^ */.exec(lines[k - 1] as string)?.[0] ?? '').length;
   const isItem = (k: number): boolean => ITEM_LINE.test(lines[k - 1] as string);
   const isKey = (k: number): boolean => !isItem(k) && KEY_LINE.test(lines[k - 1] as string);
   // Up to the key before it, at its column: the lines between are that key's value.
@@ -1010,17 +1009,17 @@ function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
   let under = -1;
   for (; key >= 1; key -= 1) {
     if (isBlank(lines[key - 1] as string)) continue;
-    if (indentOf(key) <= column) break;
+    if (indentAt(lines, key) <= column) break;
     under = key;
   }
-  if (key < 1 || indentOf(key) !== column || !isKey(key)) return null;
+  if (key < 1 || indentAt(lines, key) !== column || !isKey(key)) return null;
   // The item and what goes with it: its next lines, and the items after it at its column.
   const items = [n];
   let to = n;
   for (let k = n + 1; k <= lines.length; k += 1) {
     if (isBlank(lines[k - 1] as string)) continue;
-    if (indentOf(k) < column || (indentOf(k) === column && !isItem(k))) break;
-    if (indentOf(k) === column) items.push(k);
+    if (indentAt(lines, k) < column || (indentAt(lines, k) === column && !isItem(k))) break;
+    if (indentAt(lines, k) === column) items.push(k);
     to = k;
   }
   const next: number[] = [];
@@ -1035,7 +1034,7 @@ function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
   if (listAt !== null && opens(key)) {
     // The key's list, written deeper: the item goes at its items' column.
     const dash = (listAt[1] as string).length;
-    for (let k = under; k < n; k += 1) if (!isBlank(lines[k - 1] as string) && indentOf(k) < dash) return null;
+    for (let k = under; k < n; k += 1) if (!isBlank(lines[k - 1] as string) && indentAt(lines, k) < dash) return null;
     return atItem(
       `${keyName(key)} on line ${String(key)}, left of the items of its list (from line ${String(under)}), so YAML reads it neither as an item of that list nor as a key`,
       `indent its "-" by ${plural(dash, 'space', 'spaces')} (not ${String(column)}), as the "-" on line ${String(under)}, so that line ${String(n)} reads\n    ${' '.repeat(dash)}${written}${alsoMoved(next, dash - column, 'right')}`,
@@ -1046,8 +1045,8 @@ function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
   let list: { key: number; last: number; dash: number } | null = null;
   for (let k = key; k >= 1; k -= 1) {
     // Lines under a key, and the items of a list at its key's column, are that key's value.
-    if (isBlank(lines[k - 1] as string) || indentOf(k) > column || (k < key && indentOf(k) === column && isItem(k))) continue;
-    if (indentOf(k) < column || !isKey(k)) break;
+    if (isBlank(lines[k - 1] as string) || indentAt(lines, k) > column || (k < key && indentAt(lines, k) === column && isItem(k))) continue;
+    if (indentAt(lines, k) < column || !isKey(k)) break;
     first = k;
     // A key of the mapping that holds a list, at its column or deeper: the list the item may belong to.
     if (list === null && opens(k)) {
@@ -1060,7 +1059,7 @@ function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
         // Its items of the item's kind (text, or mappings): a list the item may be one more of.
         if (dash < 0 && isMapping(lines[m - 1] as string) !== isMapping(written)) break;
         if (dash < 0) dash = (item?.[1] as string).length;
-        if (indentOf(m) < dash || (indentOf(m) === dash && item === null)) break;
+        if (indentAt(lines, m) < dash || (indentAt(lines, m) === dash && item === null)) break;
         last = m;
       }
       if (last > 0) list = { key: k, last, dash };
@@ -1104,7 +1103,6 @@ function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
  * or `>` on the lines deeper than its first line of text). Null when the quote is never closed.
  */
 function textItemEnd(lines: readonly string[], n: number, column: number): number | null {
-  const indentOf = (k: number): number => (/^ */.exec(lines[k - 1] as string)?.[0] ?? '').length;
   const text = (lines[n - 1] as string).slice(column).replace(/^-\s*/, '');
   const quote = text[0];
   if (quote === '"' || quote === "'") {
@@ -1123,8 +1121,8 @@ function textItemEnd(lines: readonly string[], n: number, column: number): numbe
     let deep = -1;
     for (let k = n + 1; k <= lines.length; k += 1) {
       if (/^\s*$/.test(lines[k - 1] as string)) continue;
-      if (deep < 0) deep = indentOf(k);
-      if (deep <= column || indentOf(k) < deep) break;
+      if (deep < 0) deep = indentAt(lines, k);
+      if (deep <= column || indentAt(lines, k) < deep) break;
       end = k;
     }
     return end;
@@ -1134,7 +1132,7 @@ function textItemEnd(lines: readonly string[], n: number, column: number): numbe
   for (let k = n + 1; k <= lines.length; k += 1) {
     const line = lines[k - 1] as string;
     if (/^\s*$/.test(line)) continue;
-    if (isBlank(line) || indentOf(k) <= column || ITEM_LINE.test(line) || KEY_LINE.test(line)) break;
+    if (isBlank(line) || indentAt(lines, k) <= column || ITEM_LINE.test(line) || KEY_LINE.test(line)) break;
     end = k;
     if (/\s#/.test(line)) break;
   }
@@ -1164,7 +1162,6 @@ function itemLeftOfList(src: SourceFile, said: number, sequenceItem = false): It
   if (at === null) return null;
   const { n, column } = at;
   if (isMapping((lines[n - 1] as string).slice(column))) return null;
-  const indentOf = (k: number): number => (/^ */.exec(lines[k - 1] as string)?.[0] ?? '').length;
   const last = textItemEnd(lines, n, column);
   if (last === null || (sequenceItem && !lines.slice(last, said - 1).every(isBlank))) return null;
   // The text items at this column right above it, read as valid items of the outer list: said with it.
@@ -1173,23 +1170,23 @@ function itemLeftOfList(src: SourceFile, said: number, sequenceItem = false): It
     if (isBlank(lines[k - 1] as string)) continue;
     // The item whose text ends on line k: its "-" at this column, the lines between deeper.
     let start = k;
-    while (start > 1 && (/^\s*$/.test(lines[start - 1] as string) || indentOf(start) > column)) start -= 1;
+    while (start > 1 && (/^\s*$/.test(lines[start - 1] as string) || indentAt(lines, start) > column)) start -= 1;
     const text = lines[start - 1] as string;
-    if (indentOf(start) !== column || !ITEM_LINE.test(text) || isMapping(text.slice(column)) || textItemEnd(lines, start, column) !== k) break;
+    if (indentAt(lines, start) !== column || !ITEM_LINE.test(text) || isMapping(text.slice(column)) || textItemEnd(lines, start, column) !== k) break;
     items.unshift(start);
     k = start;
   }
   const first = items[0] as number;
   // The item above at this column, every line between it and this one under its "-".
   let owner = first - 1;
-  while (owner >= 1 && (isBlank(lines[owner - 1] as string) || indentOf(owner) > column)) owner -= 1;
+  while (owner >= 1 && (isBlank(lines[owner - 1] as string) || indentAt(lines, owner) > column)) owner -= 1;
   const outer = owner < 1 ? null : /^( *- +)/.exec(lines[owner - 1] as string);
-  if (outer === null || indentOf(owner) !== column) return null;
+  if (outer === null || indentAt(lines, owner) !== column) return null;
   const keys = (outer[1] as string).length;
   // The next line: a key of the item above, at its keys' column, which YAML cannot read after the text.
   let after = last + 1;
   while (after <= lines.length && isBlank(lines[after - 1] as string)) after += 1;
-  if (after > lines.length || indentOf(after) !== keys || ITEM_LINE.test(lines[after - 1] as string)) return null;
+  if (after > lines.length || indentAt(lines, after) !== keys || ITEM_LINE.test(lines[after - 1] as string)) return null;
   // Right above: a key of that item with nothing after its ":", or its list of text (listAbove).
   let above = first - 1;
   while (above >= 1 && isBlank(lines[above - 1] as string)) above -= 1;
@@ -1235,7 +1232,6 @@ function itemShortOfKey(src: SourceFile, keyLine: number | null): ItemAtKeys | n
   const key = /^( *(?:- +)?)("[^"]*"|'[^']*'|[^\s#:-][^:#]*?)\s*:\s*(?:#.*)?$/.exec(lines[keyLine - 1] ?? '');
   if (key === null) return null;
   const keyColumn = (key[1] as string).length;
-  const indentOf = (k: number): number => (/^ */.exec(lines[k - 1] as string)?.[0] ?? '').length;
   let n = keyLine + 1;
   while (n <= lines.length && isBlank(lines[n - 1] as string)) n += 1;
   const item = ITEM_LINE.exec(lines[n - 1] ?? '');
@@ -1243,16 +1239,16 @@ function itemShortOfKey(src: SourceFile, keyLine: number | null): ItemAtKeys | n
   const dash = (item[1] as string).length;
   // The "-" of the list item the key is in: left of this one.
   let outer = keyLine;
-  while (outer >= 1 && (isBlank(lines[outer - 1] as string) || indentOf(outer) >= keyColumn || !ITEM_LINE.test(lines[outer - 1] as string))) outer -= 1;
-  if (dash >= keyColumn || outer < 1 || indentOf(outer) >= dash) return null;
+  while (outer >= 1 && (isBlank(lines[outer - 1] as string) || indentAt(lines, outer) >= keyColumn || !ITEM_LINE.test(lines[outer - 1] as string))) outer -= 1;
+  if (dash >= keyColumn || outer < 1 || indentAt(lines, outer) >= dash) return null;
   // Its next lines, up to the key's next key (or an item at the key's column, whose column the list then takes).
   let target = keyColumn + 2;
   let atTarget: number | null = null;
   const next: number[] = [];
   for (let k = n + 1; k <= lines.length; k += 1) {
     if (isBlank(lines[k - 1] as string)) continue;
-    if (indentOf(k) < dash) break;
-    if (indentOf(k) === keyColumn) {
+    if (indentAt(lines, k) < dash) break;
+    if (indentAt(lines, k) === keyColumn) {
       if (ITEM_LINE.test(lines[k - 1] as string)) {
         target = keyColumn;
         atTarget = k;
@@ -1363,7 +1359,6 @@ function blockTextSlip(src: SourceFile, n: number): ConfigIssue | null {
   const lines = src.text.split('\n').map((l) => l.replace(/\r$/, ''));
   const here = lines[n - 1] ?? '';
   if (isBlank(here) || /^ *-(?:\s|$)/.test(here)) return null;
-  const indentOf = (l: string): number => (/^ */.exec(l)?.[0] ?? '').length;
   const at = indentOf(here);
   let first: number | null = null;
   for (let k = n - 1; k >= 1; k -= 1) {
@@ -1576,7 +1571,7 @@ function valueStartSlip(src: SourceFile, n: number): ConfigIssue | null {
   if (!readsAlone(fixed)) return null;
   // A block's text, written on its line: the line as a block, its text on the next line.
   const block = keyed && (c === '|' || c === '>') ? /^([|>][-+0-9]*)\s+(.*)$/.exec(value) : null;
-  const indent = ' '.repeat((/^ */.exec(lead)?.[0] ?? '').length + (/^ *-\s+/.exec(lead)?.[0].length ?? 0));
+  const indent = ' '.repeat(indentOf(lead) + (/^ *-\s+/.exec(lead)?.[0].length ?? 0));
   const asBlock = block === null ? '' : `\n  or, for a block of text, end line ${String(n)} with the ${c} and write the text on the lines below it, indented under the key:\n    ${lead}${block[1] as string}${comment}\n    ${indent}  ${block[2] as string}`;
   return {
     file: src.file,
@@ -1736,7 +1731,7 @@ function movedKeySlip(src: SourceFile, offset: number, keyLine: number, lead: nu
   const lines = src.text.split('\n');
   const start = lines.slice(0, keyLine - 1).reduce((n, l) => n + l.length + 1, 0);
   const written = lines[keyLine - 1] ?? '';
-  const delta = (/^ */.exec(written)?.[0] ?? '').length - lead;
+  const delta = indentOf(written) - lead;
   const text = src.text.slice(0, start) + written.slice(delta) + src.text.slice(start + written.length);
   const back = (o: number): number => (o >= start + lead ? o + delta : o);
   return flowSlip(text, offset - delta, (o) => src.offsetAt(back(o)));
