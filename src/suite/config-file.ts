@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { defaultConfig, type Config } from '../config.js';
 import { substituteEnv, type EnvLimit } from './env.js';
 import { allowedKeysAt, quotedNumber, siblingsAt, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
-import { colonsLeftOutOf, pathText, type PathSegment, type SourceFile } from './yaml/index.js';
+import { colonsLeftOutOfIssues, pathText, type PathSegment, type SourceFile } from './yaml/index.js';
 import { onFirstUse } from '../patterns.js';
 import * as agent from './config/agent.js';
 import * as cost from './config/cost.js';
@@ -164,15 +164,10 @@ export function resolveConfigFile(
     parsed = schema.safeParse(raw);
   }
   if (!parsed.success && src) {
-    const said = translateZodIssues({ src, schema, data: raw, base: [] }, parsed.error.issues);
+    const ctx = { src, schema, data: raw, base: [] };
+    const said = translateZodIssues(ctx, parsed.error.issues);
     // `agent:`, then `  url http://...` and `  timeoutMs 5`: its keys each written without the ":", one text to YAML.
-    for (const issue of parsed.error.issues) {
-      const path = issue.path as PathSegment[];
-      const value = valueAtPath(raw, path);
-      const pos = typeof value === 'string' ? src.valueAt(path) : null;
-      const at = pos === null ? undefined : said.find((i) => i.line === pos.line && i.column === pos.column);
-      if (at !== undefined) colonsLeftOutOf(at, src, value as string, allowedKeysAt(schema, path));
-    }
+    colonsLeftOutOfIssues(ctx, parsed.error.issues, said);
     r.errors.push(...said);
   }
   // A `${NAME}` where the schema wants no text (`concurrency: ${N}`) is said once, as that (its fix
