@@ -126,9 +126,10 @@ export function checkFixtureFile(src: SourceFile, data: unknown, partly = false)
   const items = partly ? soundItemsOfFile(src, FIXTURE_FILE) : itemsOfFile(src, data, FIXTURE_FILE, result);
   const file = trapFile(src);
   for (const item of items) checkItem(file, item.data, item.path, result);
-  // `message: |` with its text at the key's column: one error, not the empty value's and the text's (item-file.ts).
+  // `message: |` with its text at the key's column: one error, not the empty value's and the text's
+  // (item-file.ts); also in the items a syntax error leaves as written, said in the same run as it.
+  blockTextAtKeys(src, items, result.errors);
   if (!partly) {
-    blockTextAtKeys(src, items, result.errors);
     // `fixtures:`, `-`, then the item's keys at the "-"'s column: one error, not the empty item's and each key's (item-file.ts).
     emptyItemAtKeys(src, items, result.errors);
   }

@@ -590,6 +590,23 @@ describe('the text of a | or > block at its key\'s column, which YAML reads as k
     expect(errs(kept).map((e) => e.split(' | ')[0])).toEqual([`${F}/a.yml:4:7: fixture "a": assert[0] must be a mapping, found the string ""`]);
   });
 
+  it('is said in the same run as a syntax error in another item of the file, each at its line, in line order', async () => {
+    const r = await load({
+      [`${F}/ok.yml`]: 'label: ok\nmessage: hi\n',
+      [`${P}/a.yml`]: '- label: a\n  opening: hi\n  expect: { terminal: finish }\n  followUps:\n    - |\n    - Where is my order?\n- label: b\n  opening: "hi\n  expect: { terminal: finish }\n',
+      [`${P}/b.yml`]: '- label: c\n  opening hi\n  followUps: [x]\n  expect: { terminal: finish }\n- label: d\n  opening: hi\n  expect: { terminal: finish }\n  followUps:\n    - |\n    - Where is my order?\n',
+      [`${F}/c.yml`]: '- label: e\n  message: |\n  Note: where is my order\n- label: f\n  message: "hi\n',
+    });
+    expect(errs(r)).toEqual([
+      `${F}/c.yml:3:3: line 3, the text of the | block of "message" on line 2, is indented by 2 spaces, no deeper than "message", so YAML reads the block as empty and line 3 as a key of its own | indent the block's text deeper than "message": by 4 spaces, so that line 3 reads\n        Note: where is my order\n  and each line of the text after it too`,
+      `${F}/c.yml:5:12: invalid YAML: the double quote opened here is never closed | close the value with " on this line (a " inside it is written \\")`,
+      `${P}/a.yml:6:5: line 6, the text of the | block of the "-" on line 5, is indented by 4 spaces, no deeper than the "-", so YAML reads the block as empty and line 6 as one more item of the list | indent the block's text deeper than the "-": by 6 spaces, so that line 6 reads\n          - Where is my order?\n  and each line of the text after it too\n  or, if line 6 is an item of its own, remove line 5`,
+      `${P}/a.yml:8:12: invalid YAML: the double quote opened here is never closed | close the value with " on this line (a " inside it is written \\")`,
+      `${P}/b.yml:2:3: invalid YAML: line 2 has no ":" after its key "opening", so YAML cannot read "hi" as its value | write ": " after "opening", so that line 2 reads\n      opening: hi`,
+      `${P}/b.yml:10:5: line 10, the text of the | block of the "-" on line 9, is indented by 4 spaces, no deeper than the "-", so YAML reads the block as empty and line 10 as one more item of the list | indent the block's text deeper than the "-": by 6 spaces, so that line 10 reads\n          - Where is my order?\n  and each line of the text after it too\n  or, if line 10 is an item of its own, remove line 9`,
+    ]);
+  });
+
   it('leaves a key the item takes, or a misspelt one, after an empty block to the empty value\'s error and its own', async () => {
     const r = await load({ [`${F}/a.yml`]: 'label: a\nmessage: |\npersona: x\n', [`${F}/b.yml`]: 'label: b\nmessage: |\nasert: { contains: x }\n' });
     expect(errs(r).map((e) => e.split(' | ')[0])).toEqual([
