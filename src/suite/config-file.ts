@@ -10,6 +10,7 @@ import { substituteEnv, type EnvLimit } from './env.js';
 import { allowedKeysAt, quotedNumber, siblingsAt, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
 import { colonsLeftOutOfIssues, pathText, type PathSegment, type SourceFile } from './yaml/index.js';
 import { onFirstUse } from '../patterns.js';
+import { blockTextAtKeys } from './item-file.js';
 import * as agent from './config/agent.js';
 import * as cost from './config/cost.js';
 import * as coverage from './config/coverage.js';
@@ -187,6 +188,7 @@ export function resolveConfigFile(
   r.leftOut = [...substituted.unread, ...unread.map((key) => [key])];
   if (!parsed.success || unread.length > 0) {
     checkSoundSections(schema, raw, substituted.value, r, unread);
+    blockTextAtColumn(src, raw, r.errors);
     return { config: null, errors: r.errors, warnings: r.warnings, secrets: substituted.secrets };
   }
 
@@ -210,8 +212,17 @@ export function resolveConfigFile(
   meaning.resolve(config, resolved.meaning, written.meaning, r);
   stats.resolve(config, resolved.stats, written.stats, r);
   traces.resolve(config, resolved.traces, written.traces, r);
+  blockTextAtColumn(src, raw, r.errors);
 
   return { config: r.errors.length ? null : config, errors: r.errors, warnings: r.warnings, secrets: substituted.secrets };
+}
+
+/**
+ * `conversations:`, `- |`, then `- refund` at its "-"'s column (an empty item, then one more): said
+ * as in a fixture file (item-file.ts, blockTextAtKeys), in the same run as a syntax error elsewhere.
+ */
+function blockTextAtColumn(src: SourceFile | null, raw: unknown, errors: ConfigIssue[]): void {
+  if (src !== null) blockTextAtKeys(src, [{ data: raw, path: [] }], errors);
 }
 
 /**

@@ -607,6 +607,21 @@ describe('the text of a | or > block at its key\'s column, which YAML reads as k
     ]);
   });
 
+  it('is said alike of config.yml\'s list of text (coverage.conversations), beside a syntax error in another section', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [C]: 'agent:\n  url: http://127.0.0.1:3000/chat\ncoverage:\n  conversations:\n    - |\n    - refund\njudge:\n  provider: "openai\n',
+    });
+    expect(errs(r)).toEqual([
+      `.agent-replay/config.yml:6:5: line 6, the text of the | block of the "-" on line 5, is indented by 4 spaces, no deeper than the "-", so YAML reads the block as empty and line 6 as one more item of the list | indent the block's text deeper than the "-": by 6 spaces, so that line 6 reads\n          - refund\n  and each line of the text after it too\n  or, if line 6 is an item of its own, remove line 5`,
+      `.agent-replay/config.yml:8:13: invalid YAML: the double quote opened here is never closed | close the value with " on this line (a " inside it is written \\")`,
+    ]);
+    const alone = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:3000/chat\ncoverage:\n  conversations:\n    - |\n    - refund\n' });
+    expect(alone.errors.map((e) => `${e.line ?? '-'}:${e.column ?? '-'}: ${e.message}`)).toEqual([
+      '6:5: line 6, the text of the | block of the "-" on line 5, is indented by 4 spaces, no deeper than the "-", so YAML reads the block as empty and line 6 as one more item of the list',
+    ]);
+  });
+
   it('leaves a key the item takes, or a misspelt one, after an empty block to the empty value\'s error and its own', async () => {
     const r = await load({ [`${F}/a.yml`]: 'label: a\nmessage: |\npersona: x\n', [`${F}/b.yml`]: 'label: b\nmessage: |\nasert: { contains: x }\n' });
     expect(errs(r).map((e) => e.split(' | ')[0])).toEqual([
