@@ -736,6 +736,13 @@ describe('a mapping whose every key lacks its ":" (agent:, then url http://..., 
     ]);
   });
 
+  it('says so of a persona script\'s expect written as lines without ":" (expect:, then terminal finish, maxTurnLatencyMs 3000)', async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [`${P}/a.yml`]: 'label: a\nopening: hi\nexpect:\n  terminal finish\n  maxTurnLatencyMs 3000\n' });
+    expect(said(r.errors)).toEqual([
+      `${P}/a.yml:4:3: persona script "a": expect must be a mapping, found the string "terminal finish maxTurnLatencyMs 3000": lines 4 and 5 have no ":" after their keys ("terminal", "maxTurnLatencyMs"), so YAML cannot read them as keys and their values | write ":" after each key (and a space before its value), so that line 4 reads\n      terminal: finish\n  and line 5 reads\n      maxTurnLatencyMs: 3000`,
+    ]);
+  });
+
   it('leaves a text over several lines where the schema takes text as it is, "contains x" and all', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'label: a\nmessage:\n  contains x\n  maxLatencyMs 5\nassert:\n  judge:\n    contains refund\n    threshold polite\n',
