@@ -8,8 +8,9 @@ import * as z from 'zod';
 import { defaultConfig, type Config } from '../config.js';
 import { substituteEnv, type EnvLimit } from './env.js';
 import { allowedKeysAt, quotedNumber, siblingsAt, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
-import { colonsLeftOutOf, pathText, type PathSegment, type SourceFile } from './yaml/index.js';
+import { colonsLeftOutOfIssues, pathText, type PathSegment, type SourceFile } from './yaml/index.js';
 import { onFirstUse } from '../patterns.js';
+import { blockTextAtKeys } from './item-file.js';
 import * as agent from './config/agent.js';
 import * as cost from './config/cost.js';
 import * as coverage from './config/coverage.js';
@@ -164,15 +165,10 @@ export function resolveConfigFile(
     parsed = schema.safeParse(raw);
   }
   if (!parsed.success && src) {
-    const said = translateZodIssues({ src, schema, data: raw, base: [] }, parsed.error.issues);
+    const ctx = { src, schema, data: raw, base: [] };
+    const said = translateZodIssues(ctx, parsed.error.issues);
     // `agent:`, then `  url http://...` and `  timeoutMs 5`: its keys each written without the ":", one text to YAML.
-    for (const issue of parsed.error.issues) {
-      const path = issue.path as PathSegment[];
-      const value = valueAtPath(raw, path);
-      const pos = typeof value === 'string' ? src.valueAt(path) : null;
-      const at = pos === null ? undefined : said.find((i) => i.line === pos.line && i.column === pos.column);
-      if (at !== undefined) colonsLeftOutOf(at, src, value as string, allowedKeysAt(schema, path));
-    }
+    colonsLeftOutOfIssues(ctx, parsed.error.issues, said);
     r.errors.push(...said);
   }
   // A `${NAME}` where the schema wants no text (`concurrency: ${N}`) is said once, as that (its fix
@@ -192,6 +188,7 @@ export function resolveConfigFile(
   r.leftOut = [...substituted.unread, ...unread.map((key) => [key])];
   if (!parsed.success || unread.length > 0) {
     checkSoundSections(schema, raw, substituted.value, r, unread);
+    blockTextAtColumn(src, raw, r.errors);
     return { config: null, errors: r.errors, warnings: r.warnings, secrets: substituted.secrets };
   }
 
@@ -215,8 +212,17 @@ export function resolveConfigFile(
   meaning.resolve(config, resolved.meaning, written.meaning, r);
   stats.resolve(config, resolved.stats, written.stats, r);
   traces.resolve(config, resolved.traces, written.traces, r);
+  blockTextAtColumn(src, raw, r.errors);
 
   return { config: r.errors.length ? null : config, errors: r.errors, warnings: r.warnings, secrets: substituted.secrets };
+}
+
+/**
+ * `conversations:`, `- |`, then `- refund` at its "-"'s column (an empty item, then one more): said
+ * as in a fixture file (item-file.ts, blockTextAtKeys), in the same run as a syntax error elsewhere.
+ */
+function blockTextAtColumn(src: SourceFile | null, raw: unknown, errors: ConfigIssue[]): void {
+  if (src !== null) blockTextAtKeys(src, [{ data: raw, path: [] }], errors);
 }
 
 /**

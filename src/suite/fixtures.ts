@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import type { Assertion, Fixture, SingleAssertion } from '../types.js';
 import { describeValue, flowYaml, quote, rangeCheckedAfter, REFUSED_AFTER, translateZodIssues, type ConfigIssue, type NumberRange } from './issues.js';
-import { colonsLeftOutOf, type PathSegment, type SourceFile } from './yaml/index.js';
+import { colonsLeftOutOf, colonsLeftOutOfIssues, type PathSegment, type SourceFile } from './yaml/index.js';
 import { blockTextAtKeys, emptyItemAtKeys, itemFileRule, itemsOfFile, nextItemInside, soundItemsOfFile, splitNumbersOfOneItem, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
 import { checkRepeat, repeatSchema } from './repeat.js';
@@ -126,9 +126,10 @@ export function checkFixtureFile(src: SourceFile, data: unknown, partly = false)
   const items = partly ? soundItemsOfFile(src, FIXTURE_FILE) : itemsOfFile(src, data, FIXTURE_FILE, result);
   const file = trapFile(src);
   for (const item of items) checkItem(file, item.data, item.path, result);
-  // `message: |` with its text at the key's column: one error, not the empty value's and the text's (item-file.ts).
+  // `message: |` with its text at the key's column: one error, not the empty value's and the text's
+  // (item-file.ts); also in the items a syntax error leaves as written, said in the same run as it.
+  blockTextAtKeys(src, items, result.errors);
   if (!partly) {
-    blockTextAtKeys(src, items, result.errors);
     // `fixtures:`, `-`, then the item's keys at the "-"'s column: one error, not the empty item's and each key's (item-file.ts).
     emptyItemAtKeys(src, items, result.errors);
   }
@@ -172,13 +173,17 @@ function checkItem(file: TrapFile, data: unknown, path: PathSegment[], result: F
   if (!parsed.success) {
     // A file read as one fixture may be a misspelt list (`fixture:` for `fixtures:`).
     const suggestAlso = path.length === 0 ? ['fixtures'] : undefined;
-    const issues = translateZodIssues({ src, schema: fixtureSchemas().fixtureSchema, data: raw, base: path, prefix: prefix(), suggestAlso }, parsed.error.issues);
+    const ctx = { src, schema: fixtureSchemas().fixtureSchema, data: raw, base: path, prefix: prefix(), suggestAlso };
+    const issues = translateZodIssues(ctx, parsed.error.issues);
     const assertAt = typeof raw.assert === 'string' ? src.valueAt([...path, 'assert']) : null;
     for (const issue of issues) {
       // `assert: contains 30 days`: a check written as text; the fix writes it as the mapping it
       // meant (docs/fixtures.md, "Assertions").
       if (assertAt !== null && issue.line === assertAt.line && issue.column === assertAt.column) issue.fix = assertTextFix(raw.assert as string);
     }
+    // `assert:`, then `  contains x` and `  maxLatencyMs 5` (or `- contains x`): a check's keys each
+    // written without the ":", one text to YAML, said with the lines as they should read.
+    colonsLeftOutOfIssues(ctx, parsed.error.issues, issues, ONE_CHECK_EACH);
     commentOnlyFix(file, path, 'message', raw.message, issues);
     const meant = commentOnlyFix(file, path, 'label', raw.label, issues, 'label', labelMeant);
     if (meant !== null) result.labelsMeant.push(meant);
@@ -238,6 +243,9 @@ function checkItem(file: TrapFile, data: unknown, path: PathSegment[], result: F
     });
   }
 }
+
+/** An assert mapping is one check (docs/fixtures.md, "Assertions"): lines for several are written as a list. */
+const ONE_CHECK_EACH = { keys: ASSERTION_KINDS, noun: 'check' };
 
 /** A message YAML reads otherwise than it looks (yaml-traps.ts): cut at a ` #`, or in curly quotes. */
 const MESSAGE_TURN: TurnText = { name: 'the message', effect: 'the agent is sent', written: keyed('message') };

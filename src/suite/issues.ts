@@ -520,7 +520,7 @@ export function allowedKeysAt(schema: z.ZodType, path: readonly PathSegment[]): 
  */
 export const REFUSED_AFTER = 'a form refused after the schema';
 
-interface ZodIssueLike {
+export interface ZodIssueLike {
   code: string;
   path: PropertyKey[];
   message: string;
@@ -553,6 +553,23 @@ export interface TranslateContext {
 
 function toSegments(path: PropertyKey[]): PathSegment[] {
   return path.map((p) => (typeof p === 'number' ? p : String(p)));
+}
+
+/**
+ * Of `said`, translateZodIssues's words for `issues`, those on a text where the schema wants a
+ * mapping (`agent:`, then `  url http://...` and `  timeoutMs 5`, one text to YAML), each once, with
+ * the text and the keys that mapping takes (read.ts, colonsLeftOutOfIssues).
+ */
+export function textsWhereMappings(ctx: TranslateContext, issues: readonly ZodIssueLike[], said: readonly ConfigIssue[]): { issue: ConfigIssue; value: string; keys: string[] }[] {
+  const out: { issue: ConfigIssue; value: string; keys: string[] }[] = [];
+  for (const { rel } of flattenUnions(issues, [])) {
+    const value = valueAt(ctx.data, rel);
+    if (typeof value !== 'string') continue;
+    const pos = ctx.src.valueAt([...ctx.base, ...rel]);
+    const issue = said.find((i) => i.line === pos.line && i.column === pos.column);
+    if (issue !== undefined && !out.some((t) => t.issue === issue)) out.push({ issue, value, keys: allowedKeysAt(ctx.schema, rel) });
+  }
+  return out;
 }
 
 export function translateZodIssues(ctx: TranslateContext, issues: readonly ZodIssueLike[]): ConfigIssue[] {

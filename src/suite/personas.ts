@@ -7,7 +7,7 @@ import { type Mock, type PersonaExpect, type PersonaScript, type ReplyExpectatio
 import { checkFlags, DEFAULT_THRESHOLD, REGEX_FLAGS, THRESHOLD_FIX, THRESHOLD_RANGE } from './fixtures.js';
 import { toExpectation, toolSchemas } from './tools.js';
 import { describeValue, lineOf, quote, rangeCheckedAfter, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
-import { colonsLeftOutOf, type PathSegment, type SourceFile } from './yaml/index.js';
+import { colonsLeftOutOf, colonsLeftOutOfIssues, type PathSegment, type SourceFile } from './yaml/index.js';
 import { blockTextAtKeys, emptyItemAtKeys, itemFileRule, itemsOfFile, nextItemInside, soundItemsOfFile, splitNumbersOfOneItem, type ItemFileFindings } from './item-file.js';
 import { isValidLabel, LABEL_RULE, labelFix, windowsNameIssue } from './labels.js';
 import { COMPILE_FIX, inlineFlagsFix, regexSlashesNote } from './regex-advice.js';
@@ -101,9 +101,10 @@ export function checkPersonaFile(src: SourceFile, data: unknown, partly = false)
   const items = partly ? soundItemsOfFile(src, PERSONA_FILE) : itemsOfFile(src, data, PERSONA_FILE, result);
   const file = trapFile(src);
   for (const item of items) checkScript(file, item.data, item.path, result);
-  // `message: |` with its text at the key's column: one error, not the empty value's and the text's (item-file.ts).
+  // `message: |` with its text at the key's column: one error, not the empty value's and the text's
+  // (item-file.ts); also in the items a syntax error leaves as written, said in the same run as it.
+  blockTextAtKeys(src, items, result.errors);
   if (!partly) {
-    blockTextAtKeys(src, items, result.errors);
     // `fixtures:`, `-`, then the item's keys at the "-"'s column: one error, not the empty item's and each key's (item-file.ts).
     emptyItemAtKeys(src, items, result.errors);
   }
@@ -152,7 +153,10 @@ function checkScript(file: TrapFile, data: unknown, path: PathSegment[], result:
   if (!parsed.success) {
     // A file read as one script may be a misspelt list (`personass:` for `personas:`).
     const suggestAlso = path.length === 0 ? ['personas'] : undefined;
-    const issues = translateZodIssues({ src, schema, data: raw, base: path, prefix, suggestAlso }, parsed.error.issues);
+    const ctx = { src, schema, data: raw, base: path, prefix, suggestAlso };
+    const issues = translateZodIssues(ctx, parsed.error.issues);
+    // `expect:`, then `  terminal finish` and `  maxTurnLatencyMs 3000`: its keys each written without the ":", one text to YAML.
+    colonsLeftOutOfIssues(ctx, parsed.error.issues, issues);
     emptyTurnFixes(file, raw, path, issues, result.labelsMeant);
     // `- label: next` written inside followUps' list: the next script, said so (item-file.ts).
     nextItemInside(src, PERSONA_FILE, raw, path, prefix, issues);

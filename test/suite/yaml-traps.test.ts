@@ -590,6 +590,38 @@ describe('the text of a | or > block at its key\'s column, which YAML reads as k
     expect(errs(kept).map((e) => e.split(' | ')[0])).toEqual([`${F}/a.yml:4:7: fixture "a": assert[0] must be a mapping, found the string ""`]);
   });
 
+  it('is said in the same run as a syntax error in another item of the file, each at its line, in line order', async () => {
+    const r = await load({
+      [`${F}/ok.yml`]: 'label: ok\nmessage: hi\n',
+      [`${P}/a.yml`]: '- label: a\n  opening: hi\n  expect: { terminal: finish }\n  followUps:\n    - |\n    - Where is my order?\n- label: b\n  opening: "hi\n  expect: { terminal: finish }\n',
+      [`${P}/b.yml`]: '- label: c\n  opening hi\n  followUps: [x]\n  expect: { terminal: finish }\n- label: d\n  opening: hi\n  expect: { terminal: finish }\n  followUps:\n    - |\n    - Where is my order?\n',
+      [`${F}/c.yml`]: '- label: e\n  message: |\n  Note: where is my order\n- label: f\n  message: "hi\n',
+    });
+    expect(errs(r)).toEqual([
+      `${F}/c.yml:3:3: line 3, the text of the | block of "message" on line 2, is indented by 2 spaces, no deeper than "message", so YAML reads the block as empty and line 3 as a key of its own | indent the block's text deeper than "message": by 4 spaces, so that line 3 reads\n        Note: where is my order\n  and each line of the text after it too`,
+      `${F}/c.yml:5:12: invalid YAML: the double quote opened here is never closed | close the value with " on this line (a " inside it is written \\")`,
+      `${P}/a.yml:6:5: line 6, the text of the | block of the "-" on line 5, is indented by 4 spaces, no deeper than the "-", so YAML reads the block as empty and line 6 as one more item of the list | indent the block's text deeper than the "-": by 6 spaces, so that line 6 reads\n          - Where is my order?\n  and each line of the text after it too\n  or, if line 6 is an item of its own, remove line 5`,
+      `${P}/a.yml:8:12: invalid YAML: the double quote opened here is never closed | close the value with " on this line (a " inside it is written \\")`,
+      `${P}/b.yml:2:3: invalid YAML: line 2 has no ":" after its key "opening", so YAML cannot read "hi" as its value | write ": " after "opening", so that line 2 reads\n      opening: hi`,
+      `${P}/b.yml:10:5: line 10, the text of the | block of the "-" on line 9, is indented by 4 spaces, no deeper than the "-", so YAML reads the block as empty and line 10 as one more item of the list | indent the block's text deeper than the "-": by 6 spaces, so that line 10 reads\n          - Where is my order?\n  and each line of the text after it too\n  or, if line 10 is an item of its own, remove line 9`,
+    ]);
+  });
+
+  it('is said alike of config.yml\'s list of text (coverage.conversations), beside a syntax error in another section', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: OK_FIXTURE,
+      [C]: 'agent:\n  url: http://127.0.0.1:3000/chat\ncoverage:\n  conversations:\n    - |\n    - refund\njudge:\n  provider: "openai\n',
+    });
+    expect(errs(r)).toEqual([
+      `.agent-replay/config.yml:6:5: line 6, the text of the | block of the "-" on line 5, is indented by 4 spaces, no deeper than the "-", so YAML reads the block as empty and line 6 as one more item of the list | indent the block's text deeper than the "-": by 6 spaces, so that line 6 reads\n          - refund\n  and each line of the text after it too\n  or, if line 6 is an item of its own, remove line 5`,
+      `.agent-replay/config.yml:8:13: invalid YAML: the double quote opened here is never closed | close the value with " on this line (a " inside it is written \\")`,
+    ]);
+    const alone = await load({ [`${F}/a.yml`]: OK_FIXTURE, [C]: 'agent:\n  url: http://127.0.0.1:3000/chat\ncoverage:\n  conversations:\n    - |\n    - refund\n' });
+    expect(alone.errors.map((e) => `${e.line ?? '-'}:${e.column ?? '-'}: ${e.message}`)).toEqual([
+      '6:5: line 6, the text of the | block of the "-" on line 5, is indented by 4 spaces, no deeper than the "-", so YAML reads the block as empty and line 6 as one more item of the list',
+    ]);
+  });
+
   it('leaves a key the item takes, or a misspelt one, after an empty block to the empty value\'s error and its own', async () => {
     const r = await load({ [`${F}/a.yml`]: 'label: a\nmessage: |\npersona: x\n', [`${F}/b.yml`]: 'label: b\nmessage: |\nasert: { contains: x }\n' });
     expect(errs(r).map((e) => e.split(' | ')[0])).toEqual([
@@ -666,6 +698,57 @@ describe('a mapping whose every key lacks its ":" (agent:, then url http://..., 
     });
     expect(fixed.errors).toEqual([]);
     expect(fixed.suite?.fixtures.map((f) => f.label)).toEqual(['a', 'b']);
+  });
+
+  it('says so of a fixture\'s assert written as lines without ":" (assert:, then contains x, maxLatencyMs 5), in a list item too, several checks as a list, and the fix loads', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert:\n  contains x\n  maxLatencyMs 5\n',
+      [`${F}/b.yml`]: 'fixtures:\n  - label: b\n    message: hi\n    assert:\n      contains 30 days\n',
+      [`${F}/c.yml`]: 'label: c\nmessage: hi\nassert:\n  - contains x\n  - maxLatencyMs 5\n  - judge polite\n    threshold 0.8\n',
+      [`${F}/d.yml`]: 'label: d\nmessage: hi\nassert:\n  - judge polite\n    threshold 0.8\n    regex ^Hi\n    flags i\n',
+    });
+    expect(said(r.errors)).toEqual([
+      `${F}/a.yml:4:3: fixture "a": assert must be a mapping or a list, found the string "contains x maxLatencyMs 5": lines 4 and 5 have no ":" after their keys ("contains", "maxLatencyMs"), so YAML cannot read them as keys and their values | write ":" after each key (and a space before its value), and each of the 2 checks as an item of a list (a mapping is one check), so that lines 4 and 5 read\n      - contains: x\n      - maxLatencyMs: 5`,
+      `${F}/b.yml:5:7: fixture "b": assert must be a mapping or a list, found the string "contains 30 days": line 5 has no ":" after its key "contains", so YAML cannot read "30 days" as its value | write ": " after "contains", so that line 5 reads\n          contains: 30 days`,
+      `${F}/c.yml:4:5: fixture "c": assert[0] must be a mapping, found the string "contains x": line 4 has no ":" after its key "contains", so YAML cannot read "x" as its value | write ": " after "contains", so that line 4 reads\n      - contains: x`,
+      `${F}/c.yml:5:5: fixture "c": assert[1] must be a mapping, found the string "maxLatencyMs 5": line 5 has no ":" after its key "maxLatencyMs", so YAML cannot read "5" as its value | write ": " after "maxLatencyMs", so that line 5 reads\n      - maxLatencyMs: 5`,
+      `${F}/c.yml:6:5: fixture "c": assert[2] must be a mapping, found the string "judge polite threshold 0.8": lines 6 and 7 have no ":" after their keys ("judge", "threshold"), so YAML cannot read them as keys and their values | write ":" after each key (and a space before its value), so that line 6 reads\n      - judge: polite\n  and line 7 reads\n        threshold: 0.8`,
+      `${F}/d.yml:4:5: fixture "d": assert[0] must be a mapping, found the string "judge polite threshold 0.8 regex ^Hi flags i": lines 4, 5, 6 and 7 have no ":" after their keys ("judge", "threshold", "regex", "flags"), so YAML cannot read them as keys and their values | write ":" after each key (and a space before its value), and each of the 2 checks as an item of a list (a mapping is one check), so that lines 4, 5, 6 and 7 read\n      - judge: polite\n        threshold: 0.8\n      - regex: ^Hi\n        flags: i`,
+    ]);
+    const fixed = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage: hi\nassert:\n  - contains: x\n  - maxLatencyMs: 5\n',
+      [`${F}/b.yml`]: 'fixtures:\n  - label: b\n    message: hi\n    assert:\n      contains: 30 days\n',
+      [`${F}/c.yml`]: 'label: c\nmessage: hi\nassert:\n  - contains: x\n  - maxLatencyMs: 5\n  - judge: polite\n    threshold: 0.8\n',
+      [`${F}/d.yml`]: 'label: d\nmessage: hi\nassert:\n  - judge: polite\n    threshold: 0.8\n  - regex: ^Hi\n    flags: i\n',
+    });
+    expect(fixed.errors).toEqual([]);
+    expect(fixed.suite?.fixtures.map((f) => f.label)).toEqual(['a', 'b', 'c', 'd']);
+  });
+
+  it('says so of each of a config list\'s items written so, next to each other (judge.panel: - provider openai, - provider anthropic)', async () => {
+    const r = await load({
+      [C]: 'agent:\n  url: http://127.0.0.1:3000/chat\njudge:\n  panel:\n    - provider openai\n    - provider anthropic\n      model claude\n',
+      [`${F}/a.yml`]: OK_FIXTURE,
+    });
+    expect(said(r.errors)).toEqual([
+      `.agent-replay/config.yml:5:7: judge.panel[0] must be a mapping, found the string "provider openai": line 5 has no ":" after its key "provider", so YAML cannot read "openai" as its value | write ": " after "provider", so that line 5 reads\n        - provider: openai`,
+      `.agent-replay/config.yml:6:7: judge.panel[1] must be a mapping, found the string "provider anthropic model claude": lines 6 and 7 have no ":" after their keys ("provider", "model"), so YAML cannot read them as keys and their values | write ":" after each key (and a space before its value), so that line 6 reads\n        - provider: anthropic\n  and line 7 reads\n          model: claude`,
+    ]);
+  });
+
+  it('says so of a persona script\'s expect written as lines without ":" (expect:, then terminal finish, maxTurnLatencyMs 3000)', async () => {
+    const r = await load({ [`${F}/a.yml`]: OK_FIXTURE, [`${P}/a.yml`]: 'label: a\nopening: hi\nexpect:\n  terminal finish\n  maxTurnLatencyMs 3000\n' });
+    expect(said(r.errors)).toEqual([
+      `${P}/a.yml:4:3: persona script "a": expect must be a mapping, found the string "terminal finish maxTurnLatencyMs 3000": lines 4 and 5 have no ":" after their keys ("terminal", "maxTurnLatencyMs"), so YAML cannot read them as keys and their values | write ":" after each key (and a space before its value), so that line 4 reads\n      terminal: finish\n  and line 5 reads\n      maxTurnLatencyMs: 3000`,
+    ]);
+  });
+
+  it('leaves a text over several lines where the schema takes text as it is, "contains x" and all', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'label: a\nmessage:\n  contains x\n  maxLatencyMs 5\nassert:\n  judge:\n    contains refund\n    threshold polite\n',
+    });
+    expect(r.errors).toEqual([]);
+    expect(r.suite?.fixtures.map((f) => [f.message, f.assertion])).toEqual([['contains x maxLatencyMs 5', { kind: 'judge', criterion: 'contains refund threshold polite', threshold: 0.7 }]]);
   });
 
   it('keeps the schema\'s words for a text whose first word is no key of the mapping, or whose lines are not all keys without ":"', async () => {

@@ -4,6 +4,6 @@
 // Neither parser's types pass this door: a checker gets plain values and a SourceFile that answers
 // "where is this key, this value, this item?".
 
-export { colonsLeftOutOf, readYaml, type LoadedYaml } from './read.js';
+export { colonsLeftOutOf, colonsLeftOutOfIssues, readYaml, type LoadedYaml } from './read.js';
 export { documentSource, lazyParses, pathText, type PathSegment, type Position, type SourceEntry, type SourceFile } from './source.js';
 export { loadYamlPackage, withYamlPackage, yamlPackage, YamlNotLoaded } from './package.js';

@@ -2,7 +2,7 @@
 // `yaml` document gives positions and the words of syntax errors, parsed only when asked
 // (source.ts); both read plain scalars the same way (schema.ts).
 
-import type { ConfigIssue } from '../issues.js';
+import { textsWhereMappings, type ConfigIssue, type TranslateContext, type ZodIssueLike } from '../issues.js';
 import { fastSource, type FastRefusal } from './fast.js';
 import { aliasExpansion, MAX_ALIAS_VALUES } from './schema.js';
 import { documentSource, type PathSegment, type Position, type SourceFile } from './source.js';
@@ -12,6 +12,7 @@ import { deepJsonOffset } from '../json-depth.js';
 import { flowIndentSlips, flowIndentWords } from './flow.js';
 import { mergeConflicts } from '../merge-conflict.js';
 import { headOf } from '../../words.js';
+import type { OneEach } from './syntax.js';
 
 // The words of a refused file's syntax errors (syntax.ts): only a refused file runs them, and it
 // asks for the `yaml` package first (source.ts documentSource), so they are loaded with it, not
@@ -29,16 +30,27 @@ function yamlSyntax(): typeof import('./syntax.js') {
  * `issue`, the schema's error on the text `value` where a mapping of `keys` belongs (`agent must be
  * a mapping, found the string "url http://... timeoutMs 5"`): when the text is lines each written as
  * one of `keys` and its value without the ":", it says so after the schema's words, with the fix the
- * YAML check gives such lines (syntax.ts, keysWithoutColons). Only an error's value is looked at, and
- * only when its first word is one of `keys`.
+ * YAML check gives such lines (syntax.ts, keysWithoutColons; `oneEach`: keys of which the mapping
+ * holds one, several written as a list). Only an error's value is looked at, and only when its first
+ * word is one of `keys`.
  */
-export function colonsLeftOutOf(issue: ConfigIssue, src: SourceFile, value: string, keys: readonly string[]): void {
+export function colonsLeftOutOf(issue: ConfigIssue, src: SourceFile, value: string, keys: readonly string[], oneEach?: OneEach): void {
   const first = /^\s*([A-Za-z_][A-Za-z0-9_-]*)[ \t]/.exec(value)?.[1];
   if (first === undefined || !keys.includes(first) || issue.line === null) return;
-  const words = yamlSyntax().keysWithoutColons(src, { line: issue.line, column: issue.column }, value, keys);
+  const words = yamlSyntax().keysWithoutColons(src, { line: issue.line, column: issue.column }, value, keys, oneEach);
   if (words === null) return;
   issue.message = `${issue.message}: ${words.message}`;
   issue.fix = words.fix;
+}
+
+/**
+ * `said`, translateZodIssues's words for the schema's `issues`, each on a text where a mapping
+ * belongs (`agent:`, then `  url http://...` and `  timeoutMs 5`; a fixture's `assert:`, then
+ * `  contains x` and `  maxLatencyMs 5`, or `- contains x` in its list) told with those lines as they
+ * should read (colonsLeftOutOf), once.
+ */
+export function colonsLeftOutOfIssues(ctx: TranslateContext, issues: readonly ZodIssueLike[], said: readonly ConfigIssue[], oneEach?: OneEach): void {
+  for (const t of textsWhereMappings(ctx, issues, said)) colonsLeftOutOf(t.issue, ctx.src, t.value, t.keys, oneEach);
 }
 
 /** The most levels of lists and mappings js-yaml reads (its maxDepth), and so a suite file. */

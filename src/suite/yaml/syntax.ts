@@ -161,7 +161,8 @@ function colonsLeftOut(src: SourceFile, n: number | null): { issue: ConfigIssue;
   };
   const lines: number[] = [n];
   const total = src.text.split('\n').length;
-  for (const way of [-1, 1]) {
+  // A line n that starts its item ("- contains x") is its mapping's first: the lines above are another item's.
+  for (const way of indentOf(lineOf(src, n) ?? '') < col ? [1] : [-1, 1]) {
     for (let k = n + way; k >= 1 && k <= total; k += way) {
       const text = lineOf(src, k) ?? '';
       if (isBlank(text) || indentOf(text) > col) continue;
@@ -198,7 +199,7 @@ function colonsLeftOut(src: SourceFile, n: number | null): { issue: ConfigIssue;
  * mapping belongs. When `value`, starting at `at`, is those lines and each key is one of `keys`:
  * missingColon's words for them (without "invalid YAML:"), to say after the schema's; null otherwise.
  */
-export function keysWithoutColons(src: SourceFile, at: Position, value: string, keys: readonly string[]): { message: string; fix: string } | null {
+export function keysWithoutColons(src: SourceFile, at: Position, value: string, keys: readonly string[], oneEach?: OneEach): { message: string; fix: string } | null {
   const found = colonsLeftOut(src, at.line);
   if (found === null || found.issue.line !== at.line || found.issue.column !== at.column || !found.keys.every((k) => keys.includes(k))) return null;
   // The text YAML read is those lines and nothing else (the first's "- ", and a comment after the last, left out).
@@ -206,7 +207,38 @@ export function keysWithoutColons(src: SourceFile, at: Position, value: string, 
   const words = (t: string): string => t.trim().split(/\s+/).join(' ');
   const written = found.lines.map((k) => (lineOf(src, k) ?? '').slice(from).replace(/\s#.*$/, '')).join(' ');
   if (words(written) !== words(value)) return null;
-  return { message: found.issue.message.replace(/^invalid YAML: /, ''), fix: found.issue.fix };
+  // The message as for one key of `oneEach` (an issue's message is clipped at 300 characters): the fix says why a list.
+  return { message: found.issue.message.replace(/^invalid YAML: /, ''), fix: (oneEach === undefined ? null : asListItems(src, found.lines, found.keys, oneEach)) ?? found.issue.fix };
+}
+
+/**
+ * Keys of which a mapping holds one (`noun`: a fixture's assert is one check, `contains` or
+ * `maxLatencyMs`), the others going with the one before (a judge's `threshold`).
+ */
+export interface OneEach {
+  keys: readonly string[];
+  noun: string;
+}
+
+/**
+ * keysWithoutColons's fix when the lines, with their ":", would be a mapping holding several of
+ * `oneEach.keys` (`contains x`, `maxLatencyMs 5`): the lines as a list, each such key starting an
+ * item at the column of the first line's key (or its "-"), so that the file as fixed loads; null
+ * when they hold one.
+ */
+function asListItems(src: SourceFile, lines: readonly number[], keys: readonly string[], oneEach: OneEach): string | null {
+  const each = keys.filter((k) => oneEach.keys.includes(k));
+  if (each.length < 2) return null;
+  const dash = indentOf(lineOf(src, lines[0] ?? null) ?? '');
+  const read: string[] = [];
+  for (const [j, n] of lines.entries()) {
+    const m = NO_COLON_AFTER_KEY.exec(lineOf(src, n) ?? '');
+    if (m === null) return null;
+    const [line, lead = '', key = ''] = m;
+    const item = oneEach.keys.includes(key) || j === 0;
+    read.push(`    ${' '.repeat(dash)}${item ? '- ' : '  '}${`${key}: ${line.slice(lead.length + key.length).replace(/^[ \t]+/, '')}`.trimEnd()}`);
+  }
+  return `write ":" after each key (and a space before its value), and each of the ${String(each.length)} ${oneEach.noun}s as an item of a list (a mapping is one ${oneEach.noun}), so that ${linesWord(lines)} read\n${read.join('\n')}`;
 }
 
 /**
