@@ -663,7 +663,8 @@ function withMembersFix(cause: JudgeCause, key: string, members: { n: number; wo
 /**
  * A model client's settings as a fix names them: the judge's own; the meaning judge's and the
  * simulator's keys, each else the judge's (docs/meaning.md, "Configuration"; docs/simulated-users.md,
- * "The simulator and its redaction"). The time limit, retries and concurrency are the judge's for all three.
+ * "The simulator and its redaction"). The time limit, retries and concurrency are the judge's for all three;
+ * a panel's members' every setting is their own, else the judge's (memberSettings).
  */
 export interface ModelSettings {
   who: 'judge' | 'meaning judge' | 'simulator';
@@ -713,7 +714,7 @@ function settingsFix(s: ModelSettings): string {
  * agent's, httpCause and errorCause): refused the key (401, 403), found no such path or model
  * (404), rate limited (429), failed (5xx), did not answer in time, refused or closed the connection,
  * its host did not resolve; else its settings to check.
- * `s` names its settings (the time limit, retries and concurrency are the judge's for all).
+ * `s` names its settings (the time limit, retries and concurrency are the judge's for all but a panel's members, limitOf).
  * `answeredIn`: it answered other calls of this run (modelsAnsweredInRun) or calibration, so a dropped connection is no setting's fault.
  * `file`: the suite's config file, where judge.timeoutMs is raised.
  */
@@ -1188,7 +1189,8 @@ function judgeCheckCause(detail: string, answeredIn: AnsweredIn, file: string): 
  * members did that no other way than by a request agent-replay could not make; else "judge
  * unreachable: ...". `answeredIn`: `'calibration'` when the judge gave a usable score to another
  * answer of the calibration (a connection it dropped then reads run-again, as a run's). `file`: the
- * suite's config file, which a fix that sets a key names (causeOf).
+ * suite's config file, which a fix that sets a key names (causeOf). Each fix comes with its words
+ * of 2 or more of a panel's members (JudgeFix.more), which calibrate says once for answers of one and of more.
  */
 export function judgeFixes(reason: string, answeredIn: AnsweredIn = null, file: string = NEW_CONFIG_NAME): JudgeFix[] {
   return judgeReasonCheckCause(reason, answeredIn, file)?.fixes ?? [];
