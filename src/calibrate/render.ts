@@ -17,7 +17,7 @@ import { docsUrl } from '../version.js';
 import { cliWords, cliWordsOf } from '../report/terminal.js';
 import { criterionShown } from '../report/persona.js';
 import { NEW_CONFIG_NAME } from '../suite/config-names.js';
-import { CALL_FAILED_HINT, causeLine, JUDGE_CUT_HINT, judgeFixes, JUDGE_NO_SCORE_HINT, judgeReasonCause, PANEL_CUT_HINT, panelCutHint } from '../evaluate/index.js';
+import { CALL_FAILED_HINT, CALL_FAILED_HINTS, causeLine, JUDGE_CUT_HINT, judgeFixes, JUDGE_NO_SCORE_HINT, judgeReasonCause, PANEL_CUT_HINT, PANEL_NO_SCORE_HINT } from '../evaluate/index.js';
 import { mostShared, sharedLine } from '../report/cause-details.js';
 import { unmeasured, type Calibration } from './schema.js';
 import { FAILED_BY_ATTEMPTS, SINGLE_JUDGE_CONTRADICTION } from './plan.js';
@@ -217,8 +217,8 @@ function noScoreLine(c: Calibration): string | null {
   return `No criterion got a usable score, so nothing was measured${min}: see No usable score above.`;
 }
 
-/** The model's fixes first (its prompt-following, its token limit), then agent-replay's own, then any other (the judge's address) in the order met. */
-const FIX_ORDER = [JUDGE_NO_SCORE_HINT, JUDGE_CUT_HINT, PANEL_CUT_HINT, CALL_FAILED_HINT];
+/** The model's fixes first (its prompt-following, its token limit), then agent-replay's own, then any other (the judge's address) in the order met; a panel's members' each as said of more of them. */
+const FIX_ORDER = [JUDGE_NO_SCORE_HINT, PANEL_NO_SCORE_HINT, JUDGE_CUT_HINT, PANEL_CUT_HINT, CALL_FAILED_HINT, CALL_FAILED_HINTS];
 
 /**
  * The fixes a run's causes give the unusable answers listed (src/evaluate/causes.ts, judgeFixes:
@@ -229,17 +229,17 @@ const FIX_ORDER = [JUDGE_NO_SCORE_HINT, JUDGE_CUT_HINT, PANEL_CUT_HINT, CALL_FAI
  */
 function noScoreFixes(u: ReturnType<typeof unscored>, c: Calibration, file: string = NEW_CONFIG_NAME): string[] {
   const answeredIn = scoredAnswers(c) > 0 ? 'calibration' : null;
-  const found = [...new Set(u.flatMap(({ item }) => item.notUsable.flatMap((reason) => judgeFixes(reason, answeredIn, file))))];
-  // A panel's cut members' fix is said as many as they are ("that member's model", "those members'
+  const found = u.flatMap(({ item }) => item.notUsable.flatMap((reason) => judgeFixes(reason, answeredIn, file)));
+  // A panel's members' fix is said as many as they are ("that member's model", "those members'
   // models"): answers of one and of more get the one that holds for all, once.
-  const one = panelCutHint(1);
-  const fixes = found.includes(PANEL_CUT_HINT) ? found.filter((fix) => fix !== one) : found;
-  const rank = (fix: string): number => (fix === one ? FIX_ORDER.indexOf(PANEL_CUT_HINT) : FIX_ORDER.includes(fix) ? FIX_ORDER.indexOf(fix) : FIX_ORDER.length);
+  const said = new Set(found.map((f) => f.fix));
+  const fixes = found.filter((f) => f.fix === f.more || !said.has(f.more));
+  const rank = (f: (typeof found)[number]): number => (FIX_ORDER.includes(f.more) ? FIX_ORDER.indexOf(f.more) : FIX_ORDER.length);
   // In the CLI's words, as a run's terminal says them (cliWords): calibrate runs only from the
   // command line (the Action has no calibrate mode), where the judge's address is --judge-url, not
   // the Action's judge-base-url input; its markdown (a step summary) likewise. A key is set in the
   // suite's config file (`file`), as a run's causes name it (causeOf).
-  return [...new Set(fixes.sort((a, b) => rank(a) - rank(b)).map((fix) => cliWordsOf(fix, file)))];
+  return [...new Set(fixes.sort((a, b) => rank(a) - rank(b)).map((f) => cliWordsOf(f.fix, file)))];
 }
 
 /** Why a baseline got no usable score: the judge client's reason, in the CLI's words (noScoreFixes). */

@@ -552,20 +552,21 @@ function proxyCause(reason: string, who: string, toward: string, file: string): 
  * end: its body stalled past the deadline, or its connection closed before the end
  * (src/judge/http.ts); or one that came and was not HTTP, or in a form not read (answerNotRead). It
  * was reached, so it is not "unreachable", and its status is no HTTP error. Null for any other reason.
+ * `s`: the settings its fix names, when not the client's own (a panel's members': memberSettings).
  */
-export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'meaning judge'): Cause | null {
+export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'meaning judge', s?: ModelSettings): Cause | null {
   // Something answered at its address, and not in HTTP (another service on its port), or with a body of another length than its header says (src/judge/http.ts).
   const bad = new RegExp(`^the ${who} at \\S+ gave (an answer that is not valid HTTP|a body of another length than its Content-Length|an answer with headers of more than (\\d+) KB)`).exec(reason);
   if (bad?.[2] !== undefined) {
     return { key: `${who}:headers`, what: `the ${who} answered with headers of more than ${bad[2]} KB, the most read`, hint: `see what makes the ${who}, or a gateway or proxy in front of it, send that many headers` };
   }
   if (bad !== null) {
-    const setting = baseUrlSetting(`the ${who}`);
+    const setting = s?.url ?? baseUrlSetting(`the ${who}`);
     return bad[1] === 'an answer that is not valid HTTP'
       ? { key: `${who}:not-http`, what: `the ${who} answered with something that is not HTTP`, hint: `something other than the ${who}'s HTTP server answers there: check the port in ${setting}` }
       : { key: `${who}:length`, what: `the ${who} answered with a body of another length than its Content-Length`, hint: `see the ${who}'s log, or that of a gateway or proxy in front of it` };
   }
-  const answer = answerNotRead(reason, who);
+  const answer = answerNotRead(reason, who, s?.url);
   if (answer !== null) return answer;
   const cut = /answer \(HTTP \d{3}\) (?:did not end within (\d[\d,]*) ms|(broke off before its end))/.exec(reason);
   if (cut === null) return null;
@@ -575,7 +576,7 @@ export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'm
   return {
     key: `${who}:ended`,
     what: `the ${who}'s answer did not end within ${msGrouped(cut[1] ?? '')} ms`,
-    hint: `the ${who} answered and its body stopped: a ${who} or a gateway in front of it that stalls; raise judge.timeoutMs if it is only slow`,
+    hint: `the ${who} answered and its body stopped: a ${who} or a gateway in front of it that stalls; raise ${s === undefined ? 'judge.timeoutMs' : limitOf(s, 'timeoutMs')} if it is only slow`,
   };
 }
 
@@ -594,10 +595,10 @@ function refusedCertificate(reason: string, who: 'judge' | 'simulator'): Cause |
  * handshake answered with an alert, a TLS port that answered without TLS, a body that is not JSON,
  * in a coding not read, or too large. Said "gave no usable answer: ..." since 2026-12-06,
  * "unreachable: ..." before (an alert: "unreachable: a connection error (ERR_SSL_..._ALERT_...)"):
- * one cause either way. Null for any other reason.
+ * one cause either way. Null for any other reason. `url`: where its address is set, when not the client's own (a panel's members').
  */
-function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning judge'): Cause | null {
-  const setting = baseUrlSetting(`the ${who}`);
+function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning judge', url?: string): Cause | null {
+  const setting = url ?? baseUrlSetting(`the ${who}`);
   // Its own alert ("it answered ...", before 2026-12-06 "a connection error (...)"), not a proxy's (proxyFaultCause).
   const alert = tlsAlert(/^(?:it answered the TLS handshake with an alert: [a-z0-9 ]+ |a connection error )\((ERR_SSL_[A-Z0-9_/]+)\)/.exec(reason)?.[1]);
   if (alert !== null) return { key: `${who}:tls-alert:${alert.code}`, what: `the ${who} ${tlsAlertText(alert)}`, hint: tlsAlertFix(setting) };
@@ -620,12 +621,18 @@ function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning jud
 
 /** A judge's cause with its fixes apart, in the order its hint gives them: its own, then those of a panel's members that failed another way, each once. */
 interface JudgeCause extends Cause {
-  fixes: string[];
+  fixes: JudgeFix[];
 }
 
-/** A cause with one fix, its hint (none when it has none). */
+/** A fix, and the same said of 2 or more of a panel's members (`more`: "those members' models"; the fix itself when its words hold of any count). */
+export interface JudgeFix {
+  fix: string;
+  more: string;
+}
+
+/** A cause with one fix, its hint (none when it has none); said of more members, its `apart`. */
 function alone(cause: Cause): JudgeCause {
-  return { ...cause, fixes: cause.hint === null ? [] : [cause.hint] };
+  return { ...cause, fixes: cause.hint === null ? [] : [{ fix: cause.hint, more: cause.apart ?? cause.hint }] };
 }
 
 /** Words said of a panel's members, as many as they are: `one` of 1, `more` of 2 or more (and of a group's items whose counts differ); one text when it reads right of both. */
@@ -649,14 +656,15 @@ function withMembersFix(cause: JudgeCause, key: string, members: { n: number; wo
     what: cause.what,
     hint: `${own}; for the ${members.n} ${ofCount(members.words, members.n)}: ${said}`,
     apart: `${cause.apart ?? own}; for those ${ofCount(members.words, 2)}: ${ofCount(fix, 2)}`,
-    fixes: [...(cause.hint === null ? [own] : cause.fixes), said],
+    fixes: [...(cause.hint === null ? [{ fix: own, more: own }] : cause.fixes), { fix: said, more: ofCount(fix, 2) }],
   };
 }
 
 /**
  * A model client's settings as a fix names them: the judge's own; the meaning judge's and the
  * simulator's keys, each else the judge's (docs/meaning.md, "Configuration"; docs/simulated-users.md,
- * "The simulator and its redaction"). The time limit, retries and concurrency are the judge's for all three.
+ * "The simulator and its redaction"). The time limit, retries and concurrency are the judge's for all three;
+ * a panel's members' every setting is their own, else the judge's (memberSettings).
  */
 export interface ModelSettings {
   who: 'judge' | 'meaning judge' | 'simulator';
@@ -666,6 +674,8 @@ export interface ModelSettings {
   key: string;
   /** Where its key is set, when not the judge's ("meaning.apiKey, else the judge's"). */
   keyAt: string | null;
+  /** A panel's members, how many (memberSettings): each setting their own, else the judge's, in words that agree with their count. */
+  members?: number;
 }
 
 export const JUDGE_SETTINGS: ModelSettings = { who: 'judge', url: JUDGE_URL_SETTING, model: 'judge.model', key: 'the judge key', keyAt: null };
@@ -678,6 +688,22 @@ export const MEANING_SETTINGS: ModelSettings = {
 };
 export const SIMULATOR_SETTINGS: ModelSettings = { who: 'simulator', url: SIMULATOR_URL_SETTING, model: 'simulator.model (else judge.model)', key: "the simulator's key", keyAt: "simulator.apiKey, else the judge's" };
 
+/**
+ * The settings of `n` members of a panel, as a fix names them: each member's own in `judge.panel`,
+ * else the judge's (docs/judges.md, "Panels": a member keeps the keys it sets), as the cut
+ * members' fix says it (panelCutHint): "that member's model (judge.panel, else judge.model)", of
+ * 2 or more "those members' models (...)".
+ */
+export function memberSettings(n: number): ModelSettings {
+  const [of, s] = n === 1 ? ["that member's", ''] : ["those members'", 's'];
+  return { who: 'judge', url: `${of} baseUrl${s} (judge.panel, else ${JUDGE_URL_SETTING})`, model: `${of} model${s} (judge.panel, else judge.model)`, key: `${of} apiKey${s}`, keyAt: 'judge.panel, else judge.apiKey', members: n };
+}
+
+/** A limit of a client's in a fix: the judge's `judge.<key>` (the meaning judge and the simulator take it too); a panel's members', their own, else the judge's. */
+function limitOf(s: ModelSettings, key: 'timeoutMs' | 'retries' | 'concurrency'): string {
+  return s.members === undefined ? `judge.${key}` : `${s.members === 1 ? "that member's" : "those members'"} ${key} (judge.panel, else judge.${key})`;
+}
+
 /** A model client's settings in a fix of their own: "check <url>, <model> and <key>". */
 function settingsFix(s: ModelSettings): string {
   return `check ${s.url}, ${s.model} and ${s.key}${s.keyAt === null ? '' : ` (${s.keyAt})`}`;
@@ -688,24 +714,29 @@ function settingsFix(s: ModelSettings): string {
  * agent's, httpCause and errorCause): refused the key (401, 403), found no such path or model
  * (404), rate limited (429), failed (5xx), did not answer in time, refused or closed the connection,
  * its host did not resolve; else its settings to check.
- * `s` names its settings (the time limit, retries and concurrency are the judge's for all).
+ * `s` names its settings (the time limit, retries and concurrency are the judge's for all but a panel's members, limitOf).
  * `answeredIn`: it answered other calls of this run (modelsAnsweredInRun) or calibration, so a dropped connection is no setting's fault.
  * `file`: the suite's config file, where judge.timeoutMs is raised.
  */
 export function downHint(status: string | undefined, reason: string, s: ModelSettings = JUDGE_SETTINGS, answeredIn: AnsweredIn = null, file: string = NEW_CONFIG_NAME): string {
   const judges = s.who === 'judge' ? '' : ` (the ${s.who} takes the judge's)`;
-  if (status === '401' || status === '403') return `the ${s.who} refused the request: check ${s.key} (${s.keyAt === null ? '' : `${s.keyAt}; `}the key or token its endpoint expects) and that it may use ${s.model}`;
+  if (status === '401' || status === '403') {
+    // Of 2 or more members, each refused its own request (docs/judges.md, "Panels").
+    const more = (s.members ?? 1) > 1;
+    const expects = more ? 'the keys or tokens their endpoints expect' : 'the key or token its endpoint expects';
+    return `the ${s.who}${more ? 's refused the requests' : ' refused the request'}: check ${s.key} (${s.keyAt === null ? '' : `${s.keyAt}; `}${expects}) and that ${more ? 'they' : 'it'} may use ${s.model}`;
+  }
   if (status === '404') return `check ${s.url} and ${s.model}: the path (it is the API's base URL) or the model's name is probably wrong`;
-  if (status === '429') return `rate limited: lower judge.concurrency, or raise judge.retries${judges}`;
+  if (status === '429') return `rate limited: lower ${limitOf(s, 'concurrency')}, or raise ${limitOf(s, 'retries')}${judges}`;
   if (Number(status) >= 500) return `the ${s.who}'s endpoint failed: see its status or log, and run it again`;
   // A certificate Node refused (a panel member's: "openai m1: its TLS certificate is refused: ..."): the certificate's own fix (src/tls-certificate.ts).
   const tls = status === undefined ? tlsProblem(TLS_REFUSED.exec(reason)?.[1]) : null;
   if (tls !== null) return tls.fix;
   const deadline = status === undefined ? DEADLINES[s.who]() : null;
   if (deadline?.opened.test(reason) === true) {
-    return `the host never completed the connection (a host that is down, or a firewall that drops packets, looks like this): check ${s.url} and that the ${s.who} is up; raise judge.timeoutMs if it is only slow`;
+    return `the host never completed the connection (a host that is down, or a firewall that drops packets, looks like this): check ${s.url} and that the ${s.who} is up; raise ${limitOf(s, 'timeoutMs')} if it is only slow`;
   }
-  if (deadline?.answered.test(reason) === true) return `raise judge.timeoutMs in ${file} if the ${s.who} is slow, or check ${s.url} and that it is up`;
+  if (deadline?.answered.test(reason) === true) return `raise ${limitOf(s, 'timeoutMs')} in ${file} if the ${s.who} is slow, or check ${s.url} and that it is up`;
   // A key no HTTP header can carry (src/judge/http.ts, notSentWords): nothing was sent, and the key is the one setting at fault.
   if (status === undefined && KEY_NOT_SENT.test(reason)) return `set ${s.key} (${s.keyAt ?? 'judge.apiKey'}) again without the line break or the character outside Latin-1, where it is written or in the variable it is read from (a secret pasted with a line break)`;
   // Its address and key worked for other calls of this run (calibration): a connection it closed is a passing fault, not a setting.
@@ -795,8 +826,9 @@ export function modelDownHint(reason: string, s: ModelSettings, answered = false
  * A proxy's refusal or fault is read from a panel's members' own reasons (`own`, memberReasons), never
  * from a label, another member's words, or a server's answer ("HTTP 500: ...") that quote one.
  * `said`: a panel's first member not reached, its own reason, quoted when no status is: what it hit, without the members' labels.
+ * `s`: the settings its fix names (a panel's members': memberSettings).
  */
-function judgeDown(file: string, reason: string, first?: string, own?: readonly string[], said?: string, answeredIn: AnsweredIn = null): Cause {
+function judgeDown(file: string, reason: string, first?: string, own?: readonly string[], said?: string, answeredIn: AnsweredIn = null, s: ModelSettings = JUDGE_SETTINGS): Cause {
   // A member's status begins its reason ("openai m1: HTTP 401: ..."), never one said in another's ("an error in the HTTP 200 answer").
   const status = downStatus(first ?? reason);
   // The reason of the first item (without its attempt count) says what the judge did.
@@ -804,7 +836,7 @@ function judgeDown(file: string, reason: string, first?: string, own?: readonly 
   const what = status ? `judge unreachable: HTTP ${status}` : `judge unreachable${shown ? `: ${causeWords(shown)}` : ''}`;
   const proxy = own === undefined ? proxyCause(reason, 'judge', 'on the way to the judge', file) : own.reduce<Cause | null>((found, r) => found ?? (/^HTTP \d{3}\b/.test(r) ? null : proxyCause(r, 'judge', 'on the way to the judge', file)), null);
   if (proxy !== null) return proxy;
-  const hint = downHint(status, first ?? reason, JUDGE_SETTINGS, answeredIn, file);
+  const hint = downHint(status, first ?? reason, s, answeredIn, file);
   // Without a status, its fix tells the failures apart (a refused connection, a host that did not resolve): one group each, never one under another's fix.
   return { key: status ? `judge:${status}` : `judge:unreachable:${unreachedKind(first ?? reason, JUDGE_SETTINGS, file)}`, what, hint };
 }
@@ -825,6 +857,11 @@ function isError200(reason: string): boolean {
 /** A judge that answered without a usable score: its address and key work; its model or mechanism does not. */
 function noScoreCause(): Cause {
   return { key: 'judge:no-score', what: 'the judge answered without a usable score', hint: JUDGE_NO_SCORE_HINT };
+}
+
+/** A panel's members that answered without a usable score: their models are their own (PANEL_NO_SCORE_HINT). */
+function panelNoScoreCause(): Cause {
+  return { ...noScoreCause(), hint: PANEL_NO_SCORE_HINT };
 }
 
 /**
@@ -860,55 +897,77 @@ function judgeCause(kind: string, reason: string, answeredIn: AnsweredIn, file: 
  */
 function panelCause(panel: PanelCounts, file: string): JudgeCause {
   const { reason } = panel;
-  const kinds: { cause: Cause; members: { n: number; words: ByCount } }[] = [];
+  // Each kind's cause, and its fix said of its members (memberSettings: their own settings, else the judge's), of 1 and of more.
+  const kinds: { cause: Cause; members: { n: number; words: ByCount }; fix: ByCount }[] = [];
+  /** A fix in the members' settings (memberSettings), of 1 and of 2 or more; `on`: a cause with it as its hint, said of `n` (apart: of more, for a group's items whose counts differ). */
+  const ofMembers = (n: number, fix: (s: ModelSettings) => string): { fix: ByCount; on: (cause: Cause) => Cause } => {
+    const byCount = { one: fix(memberSettings(1)), more: fix(memberSettings(2)) };
+    const hint = ofCount(byCount, n);
+    return { fix: byCount, on: (cause) => ({ ...cause, hint, ...(hint === byCount.more ? {} : { apart: byCount.more }) }) };
+  };
   if (panel.unreachable > 0) {
     // Members not reached in different ways (a refused key, a timeout): each way's fix, the first's the panel's.
     // The first member's own status, else its own failure, is the panel's: a status in a label or a server's words is none.
-    const ways = panel.members.flatMap((r) => DOWN_START.exec(r)?.[0] ?? []);
+    const starts = panel.members.flatMap((r) => DOWN_START.exec(r)?.[0] ?? []);
     // The first member not reached: not one that answered (without a score, an HTTP 200 with an error among them), nor one whose answer was not read, was cut, or was not asked.
     const said = panel.own.find((r) => !isNoScoreReason(r) && !UNREAD_START().test(r) && !isCutReason(r) && !r.startsWith(CALL_FAILED_WORDS));
     // Its words and its fix one member's: a status's, else the first not reached's own (a connection
     // closed, whose fix is its settings'), never its words over the fix of a deadline after it.
-    const down = judgeDown(file, reason, ways.find((way) => way.startsWith('HTTP ')) ?? said ?? ways[0], panel.own, said);
-    kinds.push({ cause: down, members: { n: panel.unreachable, words: 'not reached' } });
-    for (const [hint, way] of downWays(panel.own, file)) {
-      if (hint !== down.hint) kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: { n: way.n, words: { one: `not reached (${ofCount(way.said, 1)})`, more: `not reached (${ofCount(way.said, 2)})` } } });
+    const first = starts.find((way) => way.startsWith('HTTP ')) ?? said ?? starts[0];
+    // Told apart by the fix the judge's settings give (downWays); said in the members' own.
+    const down = judgeDown(file, reason, first, panel.own, said);
+    const ways = downWays(panel.own, file);
+    const others = [...ways].filter(([hint]) => hint !== down.hint);
+    const n = ways.get(down.hint ?? '')?.n ?? Math.max(1, panel.unreachable - others.reduce((sum, [, way]) => sum + way.n, 0));
+    const own = ofMembers(n, (s) => judgeDown(file, reason, first, panel.own, said, null, s).hint ?? settingsFix(s));
+    kinds.push({ cause: own.on(down), members: { n: panel.unreachable, words: 'not reached' }, fix: own.fix });
+    for (const [hint, way] of others) {
+      const fix = ofMembers(way.n, (s) => downHint(way.status, way.text, s, null, file));
+      kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: { n: way.n, words: { one: `not reached (${ofCount(way.said, 1)})`, more: `not reached (${ofCount(way.said, 2)})` } }, fix: fix.fix });
     }
   }
-  if (panel.noScore > 0) kinds.push({ cause: noScoreCause(), members: { n: panel.noScore, words: 'that answered without a usable score' } });
-  for (const [key, n] of countBy(panel.unread.map((c) => c.key))) {
-    const cause = panel.unread.find((c) => c.key === key) as Cause;
-    kinds.push({ cause, members: { n, words: 'whose answer could not be read' } });
+  if (panel.noScore > 0) kinds.push({ cause: panelNoScoreCause(), members: { n: panel.noScore, words: 'that answered without a usable score' }, fix: PANEL_NO_SCORE_HINT });
+  for (const [key, n] of countBy(panel.unread.map((c) => c.cause.key))) {
+    const { cause, reason: r } = panel.unread.find((c) => c.cause.key === key) as { cause: Cause; reason: string };
+    // "check that the baseUrl of those members (...) is the API's base URL": the verb agrees with the key, of any count.
+    const fix = ofMembers(n, (s) => unfinishedAnswer(r, 'judge', { ...s, url: `the baseUrl of ${s.members === 1 ? 'that member' : 'those members'} (judge.panel, else ${JUDGE_URL_SETTING})` })?.hint ?? cause.hint ?? settingsFix(s));
+    kinds.push({ cause: fix.on(cause), members: { n, words: 'whose answer could not be read' }, fix: fix.fix });
   }
   if (panel.error200 > 0) {
-    const cause = error200Cause(JUDGE_SETTINGS);
+    const fix = ofMembers(panel.error200, error200Hint);
+    const cause = fix.on(error200Cause(JUDGE_SETTINGS));
     // Every member that answered did so (those whose request agent-replay could not make were not asked): their count, as a panel's cut members' (the fix after says the others').
-    kinds.push({ cause: panel.error200 === panel.failed - panel.ours ? { ...cause, what: `${cause.what} (panel: ${panel.error200} of ${panel.size} members)` } : cause, members: { n: panel.error200, words: 'that answered HTTP 200 with an error' } });
+    kinds.push({
+      cause: panel.error200 === panel.failed - panel.ours ? { ...cause, what: `${cause.what} (panel: ${panel.error200} of ${panel.size} members)` } : cause,
+      members: { n: panel.error200, words: 'that answered HTTP 200 with an error' },
+      fix: fix.fix,
+    });
   }
-  const [first, ...others] = kinds;
+  const [head, ...rest] = kinds;
   // Only members cut at their token limit (and requests agent-replay could not make): their cause, not "answered without a score".
-  if (first === undefined && panel.cut > 0) {
+  if (head === undefined && panel.cut > 0) {
     // Its fix names the members' models, a single judge's judge.model: a cause of its own (judgeCause).
     // One member cut: "that member's model"; a group of items whose counts differ, "those members' models" (Cause.apart).
     const hint = panelCutHint(panel.cut);
     return alone({ key: 'judge:cut:panel', what: `the judge's answer was cut at its token limit (panel: ${panel.cut} of ${panel.size} members)`, hint, ...(hint === PANEL_CUT_HINT ? {} : { apart: PANEL_CUT_HINT }) });
   }
-  return others.reduce(
-    (cause, kind) => withMembersFix(cause, `panel-${kind.cause.key.replace(/^judge:/, '')}`, kind.members, kind.cause.hint ?? settingsFix(JUDGE_SETTINGS)),
-    alone(first?.cause ?? judgeDown(file, reason, undefined, panel.own)),
-  );
+  const fallback = (): Cause => {
+    const fix = ofMembers(Math.max(1, panel.failed - panel.ours), (s) => judgeDown(file, reason, undefined, panel.own, undefined, null, s).hint ?? settingsFix(s));
+    return fix.on(judgeDown(file, reason, undefined, panel.own));
+  };
+  return rest.reduce((cause, kind) => withMembersFix(cause, `panel-${kind.cause.key.replace(/^judge:/, '')}`, kind.members, kind.fix), alone(head?.cause ?? fallback()));
 }
 
 /**
- * The ways a panel's members were not reached, by the fix each gets (downHint): a status
+ * The ways a panel's members were not reached, by the fix each gets (downHint, in the judge's settings: panelCause says it in the members'): a status
  * that begins a member's own reason (memberReasons), its deadline, its certificate refused, its key
  * that could not be sent, or its connection refused, closed, never opened or whose host did not
  * resolve; how many members, and how it is said. A label or a server's words that say "HTTP 404" or
  * a deadline are no member's way. A proxy's refusal (`the proxy refused the tunnel (CONNECT): HTTP
  * 403`) and a deadline through a proxy are the proxy's (proxyCause), not counted here.
  */
-function downWays(own: readonly string[], file: string): Map<string, { key: string; n: number; said: ByCount }> {
-  const ways = new Map<string, { key: string; n: number; said: ByCount }>();
+function downWays(own: readonly string[], file: string): Map<string, DownWay> {
+  const ways = new Map<string, DownWay>();
   for (const r of own) {
     const m = DOWN_START.exec(r);
     const lost = m === null ? LOST_WAYS.find((w) => w.words.exec(r)?.index === 0) : undefined;
@@ -916,13 +975,23 @@ function downWays(own: readonly string[], file: string): Map<string, { key: stri
     const status = m?.[1];
     const hint = downHint(status, m?.[0] ?? r, JUDGE_SETTINGS, null, file);
     const way = ways.get(hint);
+    const first = { n: 1, status, text: m?.[0] ?? r };
     if (way !== undefined) way.n += 1;
-    else if (lost !== undefined) ways.set(hint, { key: lost.key, n: 1, said: lost.said });
-    else if (status !== undefined) ways.set(hint, { key: status, n: 1, said: `HTTP ${status}` });
-    else if (m?.[3] !== undefined) ways.set(hint, { key: `tls:${m[3]}`, n: 1, said: { one: `its TLS certificate refused, ${m[3]}`, more: `their TLS certificates refused, ${m[3]}` } });
-    else ways.set(hint, { key: m?.[2] === 'no answer from the judge' ? 'timeout' : 'connect', n: 1, said: m?.[2] === 'no answer from the judge' ? 'no answer in time' : 'no connection in time' });
+    else if (lost !== undefined) ways.set(hint, { ...first, key: lost.key, said: lost.said });
+    else if (status !== undefined) ways.set(hint, { ...first, key: status, said: `HTTP ${status}` });
+    else if (m?.[3] !== undefined) ways.set(hint, { ...first, key: `tls:${m[3]}`, said: { one: `its TLS certificate refused, ${m[3]}`, more: `their TLS certificates refused, ${m[3]}` } });
+    else ways.set(hint, { ...first, key: m?.[2] === 'no answer from the judge' ? 'timeout' : 'connect', said: m?.[2] === 'no answer from the judge' ? 'no answer in time' : 'no connection in time' });
   }
   return ways;
+}
+
+/** A way a panel's members were not reached (downWays): its key, how many, how it is said, and the first one's status and words, which its fix is read from in the members' settings. */
+interface DownWay {
+  key: string;
+  n: number;
+  said: ByCount;
+  status: string | undefined;
+  text: string;
 }
 
 /** How a member's reason begins that says it was not reached otherwise than DOWN_START's (downWays): nothing sent, or a connection that failed (connectionFix). */
@@ -955,8 +1024,8 @@ interface PanelCounts {
   noScore: number;
   /** Answered HTTP 200 with an error in place of an answer (ERROR_IN_200). */
   error200: number;
-  /** Answered, in a form not read: each one's cause (unfinishedAnswer). */
-  unread: Cause[];
+  /** Answered, in a form not read: each one's cause (unfinishedAnswer), and its own reason. */
+  unread: { cause: Cause; reason: string }[];
   /** Cut at their token limit (cutWords). */
   cut: number;
   /** Requests agent-replay could not make (src/judge/panel.ts, CALL_FAILED). */
@@ -1054,7 +1123,10 @@ function panelCounts(reason: string, kind?: string): PanelCounts | null {
   // Each member by the words its own reason begins with, never by words in a label or a server's error.
   const { members, own } = memberReasons(reason, counts[0].length + 2, failed);
   const error200 = members.filter((r) => ERROR_200_START().test(r)).length;
-  const unread = members.flatMap((r) => (UNREAD_START().test(r) ? (unfinishedAnswer(r, 'judge') ?? []) : []));
+  const unread = members.flatMap((r) => {
+    const cause = UNREAD_START().test(r) ? unfinishedAnswer(r, 'judge') : null;
+    return cause === null ? [] : [{ cause, reason: r }];
+  });
   const cut = members.filter(isCutReason).length;
   const ours = members.filter((r) => r.startsWith(CALL_FAILED_WORDS)).length;
   // A member whose HTTP 200 carried an error is said "unexpected response: ...: an error in the HTTP 200 answer": counted as that, not as one without a score.
@@ -1089,7 +1161,7 @@ function withPanelCallsFailed(cause: JudgeCause, reason: string): JudgeCause {
   const counts = /^panel: \d+ of \d+ members gave no usable score \(\d+ usable needed; ([^)]*)\)/.exec(reason)?.[1];
   const ours = counts === undefined ? undefined : /(\d+) judge call failed/.exec(counts)?.[1];
   if (ours === undefined) return cause;
-  return withMembersFix(cause, 'panel-call-failed', { n: Number(ours), words: 'whose judge call failed' }, CALL_FAILED_HINT);
+  return withMembersFix(cause, 'panel-call-failed', { n: Number(ours), words: 'whose judge call failed' }, { one: CALL_FAILED_HINT, more: CALL_FAILED_HINTS });
 }
 
 /**
@@ -1117,9 +1189,10 @@ function judgeCheckCause(detail: string, answeredIn: AnsweredIn, file: string): 
  * members did that no other way than by a request agent-replay could not make; else "judge
  * unreachable: ...". `answeredIn`: `'calibration'` when the judge gave a usable score to another
  * answer of the calibration (a connection it dropped then reads run-again, as a run's). `file`: the
- * suite's config file, which a fix that sets a key names (causeOf).
+ * suite's config file, which a fix that sets a key names (causeOf). Each fix comes with its words
+ * of 2 or more of a panel's members (JudgeFix.more), which calibrate says once for answers of one and of more.
  */
-export function judgeFixes(reason: string, answeredIn: AnsweredIn = null, file: string = NEW_CONFIG_NAME): string[] {
+export function judgeFixes(reason: string, answeredIn: AnsweredIn = null, file: string = NEW_CONFIG_NAME): JudgeFix[] {
   return judgeReasonCheckCause(reason, answeredIn, file)?.fixes ?? [];
 }
 
@@ -1293,6 +1366,9 @@ function storeNamed(store: string): string {
  */
 export const CALL_FAILED_HINT = 'agent-replay could not make the request, and sent nothing: run it again, and report it with this message if it happens again';
 
+/** CALL_FAILED_HINT of 2 or more of a panel's members ("for the 2 whose judge call failed: ..."): each its own request. */
+export const CALL_FAILED_HINTS = CALL_FAILED_HINT.replace('the request,', 'the requests,');
+
 /**
  * A call agent-replay could not make, one cause for each client's: its first item's words, with
  * CALL_FAILED_HINT; a panel's every member's, by their count, not its reason that names them each
@@ -1335,6 +1411,9 @@ export const SIMULATOR_UNREAD_HINT = `the simulator answered, so its address wor
 export const SIMULATOR_UNFOLLOWED_HINT = `use a simulator model (simulator.model, else judge.model) that follows the prompt and answers with the JSON alone, or an endpoint with structured output (${docsUrl('simulated-users.md', 'Faults are not evaluated')})`;
 
 export const JUDGE_NO_SCORE_HINT = `use a judge model that follows the prompt, or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')})`;
+
+/** JUDGE_NO_SCORE_HINT of a panel's members: each member's model is its own (docs/judges.md, "Panels"), as the cut members' fix says it (panelCutHint). */
+export const PANEL_NO_SCORE_HINT = JUDGE_NO_SCORE_HINT.replace('follows the prompt,', 'follows the prompt (judge.panel, else judge.model),');
 
 /** How a client's reason that says the model answered without a usable score begins (isNoScoreReason). */
 const NO_SCORE_WORDS = '(?:no usable score in output|score .*? is (?:not a number|outside \\[0,1\\])|the answer (?:gives \\d+ different scores|names "score" twice)|unexpected response: |the judge model declined: )';

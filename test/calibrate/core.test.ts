@@ -11,7 +11,7 @@ import { acceptedCriterion, acceptedSingleJudge, baselineTurns, FAILED_BY_ATTEMP
 import { renderCalibrationMarkdown, renderCalibrationText } from '../../src/calibrate/render.js';
 import { calibrateBaseline, estimateCalibration, groupByCriterion, median, summarizeCalibration } from '../../src/calibrate/summary.js';
 import type { Baseline, Fixture, JudgeResult, PersonaBaseline, PersonaScript } from '../../src/types.js';
-import { CALL_FAILED_HINT, causeOf, JUDGE_CUT_HINT, JUDGE_NO_SCORE_HINT } from '../../src/evaluate/index.js';
+import { CALL_FAILED_HINT, causeOf, JUDGE_CUT_HINT, JUDGE_NO_SCORE_HINT, PANEL_NO_SCORE_HINT } from '../../src/evaluate/index.js';
 import { escapeInline } from '../../src/report/escape.js';
 import { cliWords } from '../../src/report/terminal.js';
 import { calibrationOf } from './calibration.js';
@@ -476,18 +476,20 @@ describe('the figures', () => {
       const both = summarizeCalibration({ targets: [target('a', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[mixed]], null);
       // One member cut: its fix says so (it read "of those members' models at their endpoints").
       const oneCutFix = JUDGE_CUT_HINT.replace('of judge.model at its endpoint', "of that member's model at its endpoint (judge.panel, else judge.model)");
-      expect(renderCalibrationText(calibrationOf(both, 1, null))).toContain(`  fix: ${JUDGE_NO_SCORE_HINT}\n  fix: ${oneCutFix}\n`);
+      // The members' model is their own, else the judge's (it read "use a judge model that follows the prompt, ...").
+      expect(PANEL_NO_SCORE_HINT).toBe(JUDGE_NO_SCORE_HINT.replace('follows the prompt,', 'follows the prompt (judge.panel, else judge.model),'));
+      expect(renderCalibrationText(calibrationOf(both, 1, null))).toContain(`  fix: ${PANEL_NO_SCORE_HINT}\n  fix: ${oneCutFix}\n`);
       expect(renderCalibrationMarkdown(calibrationOf(both, 1, null))).toContain(`Fix: ${escapeInline(oneCutFix)}`);
       expect(renderCalibrationText(calibrationOf(both, 1, null))).not.toContain('those members');
       // Answers of one member cut and of two: the limit's fix once, said of those members (it holds for both).
       const ofBoth = renderCalibrationText(calibrationOf(summarizeCalibration({ targets: [target('a', 'C', 'pass'), target('b', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[mixed], [cut]], null), 2, null));
-      expect(ofBoth).toContain(`  fix: ${JUDGE_NO_SCORE_HINT}\n  fix: ${panelCutFix}\n`);
+      expect(ofBoth).toContain(`  fix: ${PANEL_NO_SCORE_HINT}\n  fix: ${panelCutFix}\n`);
       expect(ofBoth).not.toContain(oneCutFix);
       // One member not reached (HTTP 503), one answering in prose: both fixes, as each member's kind has its own.
       const split = await panel.score('split HUP', 'the reply');
       const unreachedFix = causeOf({ errored: false, verdict: 'not_evaluated', detail: 'judge unreachable: HTTP 503' } as Parameters<typeof causeOf>[0], null)?.hint as string;
       const twoWays = renderCalibrationText(calibrationOf(summarizeCalibration({ targets: [target('a', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[split]], null), 1, null));
-      expect(twoWays).toContain(`  fix: ${JUDGE_NO_SCORE_HINT}\n  fix: ${unreachedFix}\n`);
+      expect(twoWays).toContain(`  fix: ${PANEL_NO_SCORE_HINT}\n  fix: ${unreachedFix}\n`);
     } finally {
       await panel.close();
       await server.close();
@@ -521,12 +523,13 @@ describe('the figures', () => {
     const runFix = causeOf({ errored: false, verdict: 'not_evaluated', detail: `judge gave no usable answer: ${declined.reason}` } as Parameters<typeof causeOf>[0], null)?.hint;
     expect(runFix).toBe(JUDGE_NO_SCORE_HINT);
     const panelDeclined: JudgeResult = { ok: false, reason: 'panel: 2 of 3 members gave no usable score (2 usable needed): openai a: the judge model declined: "no"; openai b: the judge model declined: "no"', answered: true };
-    for (const answer of [declined, panelDeclined]) {
+    // A panel's members' model is theirs, else the judge's: PANEL_NO_SCORE_HINT.
+    for (const [answer, fix] of [[declined, JUDGE_NO_SCORE_HINT], [panelDeclined, PANEL_NO_SCORE_HINT]] as const) {
       const figures = summarizeCalibration({ targets: [target('a', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[answer]], null);
       const text = renderCalibrationText(calibrationOf(figures, 1, null));
-      expect(text.split(`  fix: ${JUDGE_NO_SCORE_HINT}\n`)).toHaveLength(2);
+      expect(text.split(`  fix: ${fix}\n`)).toHaveLength(2);
       expect(text).not.toContain('judge.timeoutMs');
-      expect(renderCalibrationMarkdown(calibrationOf(figures, 1, null))).toContain(`Fix: ${escapeInline(JUDGE_NO_SCORE_HINT)}`);
+      expect(renderCalibrationMarkdown(calibrationOf(figures, 1, null))).toContain(`Fix: ${escapeInline(fix)}`);
     }
   });
 

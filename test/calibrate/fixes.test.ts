@@ -9,7 +9,7 @@ import { summarizeCalibration } from '../../src/calibrate/summary.js';
 import type { CalibrationTarget } from '../../src/calibrate/plan.js';
 import { judgeOutcome } from '../../src/assertions/judge.js';
 import { causeOf } from '../../src/evaluate/index.js';
-import { memberReasons, PANEL_CUT_HINT, panelCutHint } from '../../src/evaluate/causes.js';
+import { judgeFixes, memberReasons, PANEL_CUT_HINT, panelCutHint } from '../../src/evaluate/causes.js';
 import { createJudge, createPanelJudge } from '../../src/judge/index.js';
 import { escapeInline } from '../../src/report/escape.js';
 import { cliWords } from '../../src/report/terminal.js';
@@ -167,6 +167,30 @@ function runFixes(answer: JudgeResult): string[] {
   return (hint as string).split(/; for the \d+ (?:that answered without a usable score|cut at the token limit|whose judge call failed|that answered HTTP 200 with an error|whose answer could not be read|not reached \([^)]*\)): /);
 }
 
+/**
+ * A panel's members' fix in a single judge's words: each setting the judge's alone (`judge.model`,
+ * not "that member's model (judge.panel, else judge.model)"), said of one; to compare a member's
+ * fix with the same failure's of a single judge.
+ */
+function asSingle(fix: string): string {
+  return fix
+    .replace('the judges refused the requests', 'the judge refused the request')
+    .replace('the keys or tokens their endpoints expect', 'the key or token its endpoint expects')
+    .replace('that they may use', 'that it may use')
+    .replace(/(?:that member's|those members') apiKeys? \(judge\.panel, else judge\.apiKey; /g, 'the judge key (')
+    .replace(/(?:that member's|those members') apiKeys? \(judge\.panel, else judge\.apiKey\) again/g, 'the judge key (judge.apiKey) again')
+    .replace(/(?:that member's|those members') apiKeys? \(judge\.panel, else judge\.apiKey\)/g, 'the judge key')
+    .replace(/(?:that member's|those members') \w+ \(judge\.panel, else (judge-base-url \(judge\.baseUrl\)|judge\.\w+)\)/g, '$1')
+    .replace(/the baseUrl of (?:that member|those members) \(judge\.panel, else (judge-base-url \(judge\.baseUrl\))\)/g, '$1')
+    .replace('follows the prompt (judge.panel, else judge.model),', 'follows the prompt,')
+    .replace('could not make the requests,', 'could not make the request,');
+}
+
+/** A setting of the judge's named bare in a fix, not as a panel member's own's fallback ("(judge.panel, else judge.model)"). */
+function bareSettings(fix: string): string[] {
+  return fix.replace(/\(judge\.panel, else (?:judge-base-url \(judge\.baseUrl\)|judge\.\w+)[;)]/g, '').match(/judge\.(?:model|apiKey|baseUrl|timeoutMs|concurrency|retries)\b/g) ?? [];
+}
+
 function target(label: string): CalibrationTarget {
   return { criterion: 'The reply is polite', threshold: 0.7, kind: 'fixture', label, file: 'f.yml', line: 1, baselineFile: `.agent-replay/baselines/${label}.json`, accepted: 'pass', acceptedFrom: 'baseline_verdict', material: { kind: 'reply', reply: label } };
 }
@@ -200,11 +224,13 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
 
   // Each member's own fix, whatever the others did: one's HTTP 200 with an error, or an answer not
   // read, never takes the place of the others' (src/judge/panel.ts counts the members by kind).
-  it.each(Object.keys(shapes).filter((name) => name.startsWith('panel')))("%s: every member's own fix", (name) => {
+  // Said in the members' settings, each their own else the judge's (docs/judges.md, "Panels"): a fix never names the judge's alone.
+  it.each(Object.keys(shapes).filter((name) => name.startsWith('panel')))("%s: every member's own fix, in the members' settings", (name) => {
     const run = runFixes(got.get(name) as JudgeResult);
     const own = (shapes[name] ?? []).flatMap((m) => (typeof m === 'string' && alone[m] !== undefined ? runFixes(got.get(alone[m]) as JudgeResult) : []));
-    expect(run).toEqual(expect.arrayContaining(own));
-    expect(calibrateFixes([got.get(name) as JudgeResult])).toEqual(expect.arrayContaining(own.map(cliWords)));
+    expect(run.map(asSingle)).toEqual(expect.arrayContaining(own));
+    expect(run.flatMap(bareSettings)).toEqual([]);
+    expect(calibrateFixes([got.get(name) as JudgeResult])).toEqual(expect.arrayContaining(own.length === 0 ? [] : run.map(cliWords)));
   });
 
   // Each status family its fix (compare the agent's, src/evaluate/causes.ts httpCause): a refused key is no slow judge, a timeout no key.
@@ -220,8 +246,9 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     const detail = judgeOutcome(got.get('panel: a timeout and a key not sent') as JudgeResult, 0.7).detail;
     const cause = causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null);
     expect(cause?.what).toBe('judge unreachable: no answer from the judge within 250 ms');
+    // Each in that member's settings, its own else the judge's (it read "raise judge.timeoutMs ...", "set the judge key (judge.apiKey) again").
     expect(cause?.hint).toBe(
-      'raise judge.timeoutMs in config.yml if the judge is slow, or check judge-base-url (judge.baseUrl) and that it is up; for the 1 not reached (its key could not be sent): set the judge key (judge.apiKey) again without the line break or the character outside Latin-1, where it is written or in the variable it is read from (a secret pasted with a line break)',
+      "raise that member's timeoutMs (judge.panel, else judge.timeoutMs) in config.yml if the judge is slow, or check that member's baseUrl (judge.panel, else judge-base-url (judge.baseUrl)) and that it is up; for the 1 not reached (its key could not be sent): set that member's apiKey (judge.panel, else judge.apiKey) again without the line break or the character outside Latin-1, where it is written or in the variable it is read from (a secret pasted with a line break)",
     );
   });
 
@@ -232,7 +259,7 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     expect(certificate).toMatch(/^point NODE_EXTRA_CA_CERTS at that CA's certificate|^use a host name the certificate names/);
     expect(runFixes(got.get('panel: TLS certificates refused') as JudgeResult)).toEqual([certificate]);
     expect(runFixes(got.get('panel: a TLS certificate refused and a refused key') as JudgeResult)).toEqual([
-      'the judge refused the request: check the judge key (the key or token its endpoint expects) and that it may use judge.model',
+      "the judge refused the request: check that member's apiKey (judge.panel, else judge.apiKey; the key or token its endpoint expects) and that it may use that member's model (judge.panel, else judge.model)",
       certificate,
     ]);
   });
@@ -245,13 +272,13 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     const detail = judgeOutcome(hostile, 0.7).detail;
     expect(detail).toContain('"gw: response is not JSON": HTTP 401');
     expect(detail).toContain('openai upstream: HTTP 500: upstream: response is not JSON');
-    expect(runFixes(hostile)).toEqual([
+    expect(runFixes(hostile).map(asSingle)).toEqual([
       'the judge refused the request: check the judge key (the key or token its endpoint expects) and that it may use judge.model',
       "the judge's endpoint failed: see its status or log, and run it again",
     ]);
     const unread = got.get('panel: an answer not read under a hostile label') as JudgeResult;
     expect(judgeOutcome(unread, 0.7).detail).toContain('"gw; response is not JSON": response is not JSON: ');
-    expect(runFixes(unread)).toEqual([...runFixes(got.get('unreachable (HTTP 401)') as JudgeResult), ...runFixes(got.get('an answer not read (HTML)') as JudgeResult)]);
+    expect(runFixes(unread).map(asSingle)).toEqual([...runFixes(got.get('unreachable (HTTP 401)') as JudgeResult), ...runFixes(got.get('an answer not read (HTML)') as JudgeResult)]);
   });
 
   // The counts of members that answered HTTP 200 with an error, were cut, gave no score, or whose request
@@ -263,7 +290,7 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     expect(detail).toContain('openai wordy: HTTP 500: upstream: judge call failed: ');
     const cause = causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null);
     expect(cause?.what).not.toMatch(/HTTP 200 with an error|without a usable score|cut at|judge call failed/);
-    expect(runFixes(wordy)).toEqual([
+    expect(runFixes(wordy).map(asSingle)).toEqual([
       'the judge refused the request: check the judge key (the key or token its endpoint expects) and that it may use judge.model',
       "the judge's endpoint failed: see its status or log, and run it again",
     ]);
@@ -279,7 +306,7 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     const cause = causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null);
     // The first status a member's own reason begins with is the panel's, as without a hostile label.
     expect(cause?.what).toBe('judge unreachable: HTTP 500');
-    expect(runFixes(downs)).toEqual(["the judge's endpoint failed: see its status or log, and run it again", ...runFixes(got.get('unreachable (a timeout)') as JudgeResult)]);
+    expect(runFixes(downs).map(asSingle)).toEqual(["the judge's endpoint failed: see its status or log, and run it again", ...runFixes(got.get('unreachable (a timeout)') as JudgeResult)]);
     expect(cause?.hint).toContain('; for the 1 not reached (no answer in time): ');
     expect(calibrateFixes([downs])).toEqual(runFixes(downs).map(cliWords));
   });
@@ -294,7 +321,7 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     const cause = causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null);
     expect(cause?.what).toBe('judge unreachable: HTTP 401');
     expect(cause?.hint).not.toMatch(/proxy/i);
-    expect(runFixes(quoted)).toEqual([...runFixes(got.get('unreachable (HTTP 401)') as JudgeResult), "the judge's endpoint failed: see its status or log, and run it again"]);
+    expect(runFixes(quoted).map(asSingle)).toEqual([...runFixes(got.get('unreachable (HTTP 401)') as JudgeResult), "the judge's endpoint failed: see its status or log, and run it again"]);
     expect(calibrateFixes([quoted])).toEqual(runFixes(quoted).map(cliWords));
   });
 
@@ -321,17 +348,17 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     const threeReason = three.ok ? '' : three.reason;
     expect(threeReason).toContain('openai semicolon: HTTP 500: "upstream; note: retry later"; openai failing: HTTP 500: internal error; openai refuses: HTTP 401: invalid api key');
     expect(memberReasons(threeReason, threeReason.indexOf('): ') + 3, 3).own).toEqual(['HTTP 500: "upstream; note: retry later"', 'HTTP 500: internal error', 'HTTP 401: invalid api key']);
-    expect(runFixes(three)).toEqual(["the judge's endpoint failed: see its status or log, and run it again", ...runFixes(got.get('unreachable (HTTP 401)') as JudgeResult)]);
+    expect(runFixes(three).map(asSingle)).toEqual(["the judge's endpoint failed: see its status or log, and run it again", ...runFixes(got.get('unreachable (HTTP 401)') as JudgeResult)]);
     expect(calibrateFixes([three])).toEqual(runFixes(three).map(cliWords));
     // Our own words in a parenthesis with "; <words>: " in them (a 429 given up on its Retry-After,
     // src/http/retry.ts attemptsText) are that member's too, never the last member's place.
     const given = 'panel: 3 of 3 members gave no usable score (2 usable needed): a: HTTP 429 after 1 attempt (the server\'s Retry-After asks for 3,600,000 ms, more than the 6,000 ms left of the time budget of 6,000 ms, timeoutMs x attempts; given up at once instead of waiting: raise timeoutMs or retries to cover the wait): slow down; b: HTTP 500: down; c: HTTP 401: no';
     expect(memberReasons(given, given.indexOf('): ') + 3, 3).own.map((r) => r.slice(0, 8))).toEqual(['HTTP 429', 'HTTP 500', 'HTTP 401']);
     const givenHint = causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: `judge unreachable: ${given}` }, null)?.hint ?? '';
-    expect(givenHint).toContain(runFixes(got.get('unreachable (HTTP 401)') as JudgeResult)[0]);
+    expect(asSingle(givenHint)).toContain(runFixes(got.get('unreachable (HTTP 401)') as JudgeResult)[0]);
     // Its words after "; note: " say no usable score: no member answered without one, so no fix for that.
     const says = got.get('panel: a server answer that says a kind after "; note: "') as JudgeResult;
-    expect(runFixes(says)).toEqual(["the judge's endpoint failed: see its status or log, and run it again", ...runFixes(got.get('unreachable (HTTP 401)') as JudgeResult)]);
+    expect(runFixes(says).map(asSingle)).toEqual(["the judge's endpoint failed: see its status or log, and run it again", ...runFixes(got.get('unreachable (HTTP 401)') as JudgeResult)]);
     expect(calibrateFixes([says])).toEqual(runFixes(says).map(cliWords));
   });
 
@@ -358,15 +385,17 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     const detail = judgeOutcome(answer, 0.7).detail;
     const cause = causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null);
     expect(cause?.what).toMatch(/^judge unreachable: the connection to 127\.0\.0\.1:\d+ was closed without an answer \(UND_ERR_SOCKET\)$/);
-    expect(runFixes(answer)).toEqual([...runFixes(got.get('unreachable (a connection closed)') as JudgeResult), ...runFixes(got.get('unreachable (a timeout)') as JudgeResult)]);
+    expect(runFixes(answer).map(asSingle)).toEqual([...runFixes(got.get('unreachable (a connection closed)') as JudgeResult), ...runFixes(got.get('unreachable (a timeout)') as JudgeResult)]);
   });
 
   it('every shape at once: each fix the runs give, printed once', () => {
     const all = [...got.values()];
     const run = new Set(all.flatMap(runFixes));
-    // Answers with one member cut and with two: the limit's fix once, "those members' models" (it holds for all), not "that member's model" too.
+    // Answers with one member cut and with two: the limit's fix once, "those members' models" (it holds for all), not "that member's model" too;
+    // so every members' fix said of one and of more (judgeFixes: each fix, and it said of more).
     expect(run.has(PANEL_CUT_HINT) && run.has(panelCutHint(1))).toBe(true);
-    run.delete(panelCutHint(1));
+    for (const { fix, more } of all.flatMap((a) => (a.ok ? [] : judgeFixes(a.reason)))) if (more !== fix && run.has(more)) run.delete(fix);
+    expect(run.has(panelCutHint(1))).toBe(false);
     expect(calibrateFixes(all).sort()).toEqual([...new Set([...run].map(cliWords))].sort());
   });
 });

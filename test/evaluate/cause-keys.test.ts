@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { groupCauses } from '../../src/evaluate/index.js';
-import { CALL_FAILED_HINT, JUDGE_CUT_HINT, JUDGE_ERROR_200_HINT, JUDGE_NO_SCORE_HINT, PANEL_CUT_HINT } from '../../src/evaluate/causes.js';
+import { CALL_FAILED_HINT, CALL_FAILED_HINTS, error200Hint, memberSettings, PANEL_CUT_HINT, PANEL_NO_SCORE_HINT, JUDGE_CUT_HINT } from '../../src/evaluate/causes.js';
 import { escapeInline } from '../../src/report/escape.js';
 import { renderComment, renderTerminal } from '../../src/report/index.js';
 import type { FixtureRecord } from '../../src/types.js';
@@ -176,15 +176,15 @@ describe("a panel's members' fix agrees with their count: 1 and 2 (docs/judges.m
   it("members cut beside one without a score: \"that member's model at its endpoint\" for 1, \"those members' models at their endpoints\" for 2", () => {
     // It read "for the 1 cut at the token limit: raise the output-token limit of those members' models at their endpoints".
     const one = rendered([panel('a', [prose, cut])]);
-    expect(one.cause).toBe(`  cause: the judge answered without a usable score: ${JUDGE_NO_SCORE_HINT}; for the 1 cut at the token limit: ${oneCut}`);
+    expect(one.cause).toBe(`  cause: the judge answered without a usable score: ${PANEL_NO_SCORE_HINT}; for the 1 cut at the token limit: ${oneCut}`);
     expect(one.comment).toContain(escapeInline(`for the 1 cut at the token limit: raise the output-token limit of that member's model at its endpoint (judge.panel, else judge.model)`));
     expect(one.comment).not.toContain('those members');
     const two = rendered([panel('a', [prose, cut, cut])]);
-    expect(two.cause).toBe(`  cause: the judge answered without a usable score: ${JUDGE_NO_SCORE_HINT}; for the 2 cut at the token limit: ${PANEL_CUT_HINT}`);
+    expect(two.cause).toBe(`  cause: the judge answered without a usable score: ${PANEL_NO_SCORE_HINT}; for the 2 cut at the token limit: ${PANEL_CUT_HINT}`);
     expect(two.comment).toContain(escapeInline(`for the 2 cut at the token limit: raise the output-token limit of those members' models at their endpoints (judge.panel, else judge.model)`));
     // Items of 1 and of 2 in one group: "those", which holds for both.
     expect(groups([panel('a', [prose, cut]), panel('b', [prose, cut, cut])], URL_)).toEqual([
-      ['the judge answered without a usable score', `${JUDGE_NO_SCORE_HINT}; for those cut at the token limit: ${PANEL_CUT_HINT}`, ['a', 'b']],
+      ['the judge answered without a usable score', `${PANEL_NO_SCORE_HINT}; for those cut at the token limit: ${PANEL_CUT_HINT}`, ['a', 'b']],
     ]);
   });
 
@@ -193,20 +193,109 @@ describe("a panel's members' fix agrees with their count: 1 and 2 (docs/judges.m
     const ofTwo = panel('b', [cut, cut, failed], '; 2 gave no usable answer, 1 judge call failed');
     expect(rendered([ofOne]).cause).toBe(`  cause: the judge's answer was cut at its token limit (panel: 1 of 3 members): ${oneCut}; for the 1 whose judge call failed: ${CALL_FAILED_HINT}`);
     expect(rendered([ofTwo]).cause).toBe(`  cause: the judge's answer was cut at its token limit (panel: 2 of 5 members): ${PANEL_CUT_HINT}; for the 1 whose judge call failed: ${CALL_FAILED_HINT}`);
-    expect(rendered([ofOne, ofTwo]).cause).toBe(`  cause: all 2: the judge's answer was cut at its token limit: ${PANEL_CUT_HINT}; for those whose judge call failed: ${CALL_FAILED_HINT}`);
+    expect(rendered([ofOne, ofTwo]).cause).toBe(`  cause: all 2: the judge's answer was cut at its token limit: ${PANEL_CUT_HINT}; for those whose judge call failed: ${CALL_FAILED_HINTS}`);
   });
 
   it('members not reached because their key could not be sent, or their certificate was refused: "its" for 1, "their" for 2', () => {
     // It read "for the 2 not reached (its key could not be sent)", "(its TLS certificate refused, ...)".
     const ways = (label: string, n: number, reason: string): FixtureRecord => panel(label, ['HTTP 503: down', ...Array.from({ length: n }, () => reason)]);
-    expect(rendered([ways('a', 1, notSent)]).cause).toContain('; for the 1 not reached (its key could not be sent): set the judge key (judge.apiKey) again');
+    expect(rendered([ways('a', 1, notSent)]).cause).toContain("; for the 1 not reached (its key could not be sent): set that member's apiKey (judge.panel, else judge.apiKey) again");
     const keys = rendered([ways('a', 2, notSent)]);
-    expect(keys.cause).toContain('; for the 2 not reached (their keys could not be sent): set the judge key (judge.apiKey) again');
+    expect(keys.cause).toContain("; for the 2 not reached (their keys could not be sent): set those members' apiKeys (judge.panel, else judge.apiKey) again");
     expect(keys.comment).toContain(escapeInline('for the 2 not reached (their keys could not be sent)'));
     expect(rendered([ways('a', 1, untrusted)]).cause).toContain('; for the 1 not reached (its TLS certificate refused, DEPTH_ZERO_SELF_SIGNED_CERT): point NODE_EXTRA_CA_CERTS');
     expect(rendered([ways('a', 2, untrusted)]).cause).toContain('; for the 2 not reached (their TLS certificates refused, DEPTH_ZERO_SELF_SIGNED_CERT): point NODE_EXTRA_CA_CERTS');
     // Items of 1 and of 2 in one group: "those not reached (their keys could not be sent)".
-    expect(groups([ways('a', 1, notSent), ways('b', 2, notSent)], URL_)[0]?.[1]).toContain('; for those not reached (their keys could not be sent): set the judge key');
+    expect(groups([ways('a', 1, notSent), ways('b', 2, notSent)], URL_)[0]?.[1]).toContain("; for those not reached (their keys could not be sent): set those members' apiKeys (judge.panel, else judge.apiKey) again");
+  });
+});
+
+describe("a panel's members' fix names their own settings, else the judge's (docs/judges.md, \"Panels\")", () => {
+  /** An item whose panel of 3 (or 5) gave no usable score: its members' reasons, the first not reached unless `answered`. */
+  const panel = (label: string, reasons: string[], answered = false): FixtureRecord => {
+    const size = reasons.length > 2 ? 5 : 3;
+    const detail = `judge ${answered ? 'gave no usable answer' : 'unreachable'}: panel: ${reasons.length} of ${size} members gave no usable score (${size === 3 ? 2 : 3} usable needed): ${reasons.map((r, k) => `m${k}: ${r}`).join('; ')}`;
+    return fixture(label, { verdict: 'not_evaluated', detail });
+  };
+  const single = (label: string, reason: string, answered = false): FixtureRecord => fixture(label, { verdict: 'not_evaluated', detail: `judge ${answered ? 'gave no usable answer' : 'unreachable'}: ${reason}` });
+  /** The terminal's cause line (the CLI's words: --judge-url) and the comment's, of a run of these items. */
+  const rendered = (items: FixtureRecord[]): { cause: string | undefined; comment: string } => {
+    resetLines();
+    const record = run(items, { agent: { host: 'preview-42.example.com', endpoint: URL_ } });
+    return { cause: renderTerminal(record, { color: false }).split('\n').find((l) => l.startsWith('  cause: ')), comment: renderComment(record, ctx) };
+  };
+  const down = 'HTTP 503: down';
+  const error200 = 'unexpected response: no choices[0].message.content: an error in the HTTP 200 answer: "Overloaded"';
+
+  it('a refused key (HTTP 401): the members\' key and model, "the judges refused the requests" of 2; a single judge\'s words as they were', () => {
+    // It read "check the judge key (...) and that it may use judge.model", for 2 "the judge refused the request".
+    expect(rendered([panel('a', ['HTTP 401: no'])]).cause).toBe(
+      "  cause: judge unreachable: HTTP 401: the judge refused the request: check that member's apiKey (judge.panel, else judge.apiKey; the key or token its endpoint expects) and that it may use that member's model (judge.panel, else judge.model)",
+    );
+    const two = rendered([panel('a', ['HTTP 401: no', 'HTTP 403: no'])]);
+    expect(two.cause).toBe(
+      "  cause: judge unreachable: HTTP 401: the judges refused the requests: check those members' apiKeys (judge.panel, else judge.apiKey; the keys or tokens their endpoints expect) and that they may use those members' models (judge.panel, else judge.model)",
+    );
+    expect(two.comment).toContain(escapeInline("check those members' apiKeys (judge.panel, else judge.apiKey;"));
+    // After another way: "for the 1 ..." and "for the 2 ...".
+    expect(rendered([panel('a', [down, 'HTTP 401: no'])]).cause).toContain("; for the 1 not reached (HTTP 401): the judge refused the request: check that member's apiKey (judge.panel, else judge.apiKey;");
+    expect(rendered([panel('a', [down, 'HTTP 401: no', 'HTTP 401: no'])]).cause).toContain("; for the 2 not reached (HTTP 401): the judges refused the requests: check those members' apiKeys");
+    // A single judge's, byte for byte.
+    expect(rendered([single('a', 'HTTP 401: no')]).cause).toBe('  cause: judge unreachable: HTTP 401: the judge refused the request: check the judge key (the key or token its endpoint expects) and that it may use judge.model');
+  });
+
+  it('a path or model not found (HTTP 404), a rate limit (429), a timeout, no connection: each names the members\' own setting', () => {
+    expect(rendered([panel('a', ['HTTP 404: no such model'])]).cause).toBe(
+      "  cause: judge unreachable: HTTP 404: check that member's baseUrl (judge.panel, else --judge-url (judge.baseUrl)) and that member's model (judge.panel, else judge.model): the path (it is the API's base URL) or the model's name is probably wrong",
+    );
+    // Each member has its own client, concurrency and retries (src/judge/panel.ts, createConfiguredJudge).
+    expect(rendered([panel('a', [down, 'HTTP 429: slow down', 'HTTP 429: slow down'])]).cause).toContain(
+      "; for the 2 not reached (HTTP 429): rate limited: lower those members' concurrency (judge.panel, else judge.concurrency), or raise those members' retries (judge.panel, else judge.retries)",
+    );
+    expect(rendered([panel('a', [down, 'no answer from the judge within 60,000 ms'])]).cause).toContain(
+      "; for the 1 not reached (no answer in time): raise that member's timeoutMs (judge.panel, else judge.timeoutMs) in config.yml if the judge is slow, or check that member's baseUrl (judge.panel, else --judge-url (judge.baseUrl)) and that it is up",
+    );
+    expect(rendered([panel('a', [down, 'connection refused at 127.0.0.1:9 (ECONNREFUSED)'])]).cause).toContain(
+      "; for the 1 not reached (connection refused): nothing listens there: check that member's baseUrl (judge.panel, else --judge-url (judge.baseUrl)) and that the judge is running",
+    );
+    // A single judge's, byte for byte.
+    expect(rendered([single('a', 'HTTP 429: slow down')]).cause).toBe('  cause: judge unreachable: HTTP 429: rate limited: lower judge.concurrency, or raise judge.retries');
+    expect(rendered([single('a', 'HTTP 404: no')]).cause).toBe("  cause: judge unreachable: HTTP 404: check --judge-url (judge.baseUrl) and judge.model: the path (it is the API's base URL) or the model's name is probably wrong");
+  });
+
+  it('an HTTP 200 with an error, no usable score, an answer not read: the members\' model, key and address', () => {
+    expect(rendered([panel('a', [down, error200])]).cause).toContain(
+      "; for the 1 that answered HTTP 200 with an error: read the error the item quotes: check that member's model (judge.panel, else judge.model) and that member's apiKey (judge.panel, else judge.apiKey) at the endpoint",
+    );
+    expect(rendered([panel('a', [error200, error200], true)]).cause).toContain(
+      "(panel: 2 of 3 members): read the error the item quotes: check those members' models (judge.panel, else judge.model) and those members' apiKeys (judge.panel, else judge.apiKey) at the endpoint",
+    );
+    expect(rendered([panel('a', [down, 'no usable score in output: "fine"'])]).cause).toContain('; for the 1 that answered without a usable score: use a judge model that follows the prompt (judge.panel, else judge.model), or an endpoint');
+    expect(rendered([panel('a', [down, 'response is not JSON (text/html)'])]).cause).toContain(
+      '; for the 1 whose answer could not be read: check that the baseUrl of that member (judge.panel, else --judge-url (judge.baseUrl)) is the API\'s base URL',
+    );
+    // A single judge's, byte for byte.
+    expect(rendered([single('a', error200, true)]).cause).toBe(`  cause: the judge's endpoint answered HTTP 200 with an error in place of an answer: read the error the item quotes: check judge.model and the judge key at the endpoint; an upstream that failed behind a gateway (OpenRouter, a proxy) passes: run again`);
+  });
+
+  it("the members whose judge call failed: \"could not make the requests\" of 2, \"the request\" of 1", () => {
+    const failed = 'judge call failed: request body could not be made';
+    const item = (label: string, n: number): FixtureRecord =>
+      fixture(label, { verdict: 'not_evaluated', detail: `judge unreachable: panel: ${n + 1} of 5 members gave no usable score (3 usable needed; 1 unreachable, ${n} judge call failed): m0: ${down}; ${Array.from({ length: n }, (_, k) => `m${k + 1}: ${failed}`).join('; ')}` });
+    // It read "for the 2 whose judge call failed: agent-replay could not make the request".
+    expect(rendered([item('a', 2)]).cause).toBe(`  cause: judge unreachable: HTTP 503: the judge's endpoint failed: see its status or log, and run it again; for the 2 whose judge call failed: ${CALL_FAILED_HINTS}`);
+    expect(CALL_FAILED_HINTS).toContain('agent-replay could not make the requests, and sent nothing');
+    expect(rendered([item('a', 1)]).cause).toBe(`  cause: judge unreachable: HTTP 503: the judge's endpoint failed: see its status or log, and run it again; for the 1 whose judge call failed: ${CALL_FAILED_HINT}`);
+  });
+
+  it('items whose panels count the members otherwise, in one group: the words of more, which hold for both', () => {
+    expect(groups([panel('a', ['HTTP 401: no']), panel('b', ['HTTP 401: no', 'HTTP 401: no'])], URL_)).toEqual([
+      [
+        'judge unreachable: HTTP 401',
+        "the judges refused the requests: check those members' apiKeys (judge.panel, else judge.apiKey; the keys or tokens their endpoints expect) and that they may use those members' models (judge.panel, else judge.model)",
+        ['a', 'b'],
+      ],
+    ]);
   });
 });
 
@@ -284,7 +373,7 @@ describe("a judge's answer cut at its token limit", () => {
     const panel = notEvaluated('a', `judge gave no usable answer: panel: 3 of 3 members gave no usable score (2 usable needed; 2 gave no usable answer, 1 judge call failed): m0: ${error200}; m1: ${error200}; m2: judge call failed: request body could not be made`);
     // It said no count of its own and "(panel: 2 gave no usable answer, 1 judge call failed)", the 1 said again in the fix.
     expect(groups([panel], URL_)).toEqual([
-      ["the judge's endpoint answered HTTP 200 with an error in place of an answer (panel: 2 of 3 members)", `${JUDGE_ERROR_200_HINT}; for the 1 whose judge call failed: ${CALL_FAILED_HINT}`, ['a']],
+      ["the judge's endpoint answered HTTP 200 with an error in place of an answer (panel: 2 of 3 members)", `${error200Hint(memberSettings(2))}; for the 1 whose judge call failed: ${CALL_FAILED_HINT}`, ['a']],
     ]);
   });
 });

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpAgentClient } from '../../src/agent/index.js';
 import { instantClock, ProxyNotReached, waitForAgent, type AgentNotReady } from '../../src/agent/ready.js';
 import { defaultConfig, type AgentConfig, type JudgeConfig } from '../../src/config.js';
-import { CALL_FAILED_HINT, causeLine, causeOf } from '../../src/evaluate/causes.js';
+import { CALL_FAILED_HINTS, causeLine, causeOf } from '../../src/evaluate/causes.js';
 import { networkFrom, proxyFaultText, type Network } from '../../src/http/network.js';
 import { createJudge, createPanelJudge } from '../../src/judge/index.js';
 import { createQuerySource, TraceStoreError, type PollClock } from '../../src/traces/query.js';
@@ -260,7 +260,8 @@ describe('a proxy that resets or closes the connection', () => {
     expect(counted.detail).toBe(
       `judge unreachable: panel: 3 of 3 members gave no usable score (2 usable needed; 1 unreachable, 2 judge call failed): p: the proxy ${p.url} (HTTPS_PROXY) closed the connection without answering (ECONNRESET); b: judge call failed: no boundary could be drawn; c: judge call failed: no boundary could be drawn`,
     );
-    expect(counted.cause).toBe(`${what}: ${general}; for the 2 whose judge call failed: ${CALL_FAILED_HINT}`);
+    // Of 2, "could not make the requests" (it read "the request").
+    expect(counted.cause).toBe(`${what}: ${general}; for the 2 whose judge call failed: ${CALL_FAILED_HINTS}`);
     // After another member's reason: the text after its "; " is the next member's.
     const after = await causeOfPanel([judge({ retries: 0, label: 'first', baseUrl: 'https://judge.test/v1' }, network), judge({ retries: 0, label: 'second' }, network), judge({ retries: 0, label: 'third' }, network)]);
     expect(after.detail).toMatch(/^judge unreachable: panel: 3 of 3 members gave no usable score \(2 usable needed\): first: the proxy /);

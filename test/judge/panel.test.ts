@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConfiguredJudge, createJudge, createPanelJudge } from '../../src/judge/index.js';
 import { judgeGaveNoVerdict, judgeOutcome, panelVerdict } from '../../src/assertions/judge.js';
-import { CALL_FAILED_HINT, causeOf, JUDGE_CUT_HINT, JUDGE_NO_SCORE_HINT } from '../../src/evaluate/causes.js';
+import { CALL_FAILED_HINT, CALL_FAILED_HINTS, causeOf, JUDGE_CUT_HINT, PANEL_NO_SCORE_HINT } from '../../src/evaluate/causes.js';
 import type { JudgeConfig } from '../../src/config.js';
 import type { Judge, PanelMember } from '../../src/types.js';
 import type { TestServer } from './server.js';
@@ -190,7 +190,7 @@ describe('the panel client', () => {
       what: 'judge unreachable: HTTP 503',
       hint: `the judge's endpoint failed: see its status or log, and run it again; for the 1 whose judge call failed: ${CALL_FAILED_HINT}`,
       // Said by a group of items whose panels count otherwise (src/evaluate/causes.ts, causeGroups).
-      apart: `the judge's endpoint failed: see its status or log, and run it again; for those whose judge call failed: ${CALL_FAILED_HINT}`,
+      apart: `the judge's endpoint failed: see its status or log, and run it again; for those whose judge call failed: ${CALL_FAILED_HINTS}`,
     });
     await mixed.close();
     // m1 answers without a usable score ("split PUx"): nothing was unreachable, so the panel gave no usable answer, with both fixes.
@@ -200,7 +200,7 @@ describe('the panel client', () => {
     expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: u.detail }, null)).toMatchObject({
       key: 'judge:no-score:panel-call-failed',
       what: 'the judge answered without a usable score',
-      hint: `${JUDGE_NO_SCORE_HINT}; for the 1 whose judge call failed: ${CALL_FAILED_HINT}`,
+      hint: `${PANEL_NO_SCORE_HINT}; for the 1 whose judge call failed: ${CALL_FAILED_HINT}`,
     });
     await unusable.close();
   });
@@ -214,6 +214,52 @@ describe('the panel client', () => {
     const single = createConfiguredJudge(member('m1'));
     expect(single.name).toBe('openai m1');
     await single.close();
+  });
+});
+
+describe("a panel's members refused or not found: the fix names where each member's setting comes from (docs/judges.md, \"Panels\")", () => {
+  // One loopback judge: the model "own" (a member's own, in judge.panel) refused its key (HTTP 401);
+  // "inherited" (judge.model, which a member without its own takes) refused too, or not found (HTTP 404); "scores" answers.
+  let judgeServer: TestServer;
+  let inherited = 401;
+  beforeAll(async () => {
+    judgeServer = await startServer([
+      (res, req) => {
+        const model = (req.body as { model: string }).model;
+        const status = model === 'own' ? 401 : model === 'inherited' ? inherited : 200;
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(status === 200 ? { choices: [{ message: { role: 'assistant', content: '{"rationale": "ok", "score": 0.9}' } }] } : { error: { message: status === 401 ? 'invalid api key' : 'no such model' } }));
+      },
+    ]);
+  });
+  afterAll(() => judgeServer.close());
+
+  /** The run's cause of a panel from config.yml: a member with its own model, one that takes judge.model, one that scores. */
+  async function causeOfPanel(): Promise<ReturnType<typeof causeOf>> {
+    const judge = createConfiguredJudge({ ...member('inherited'), baseUrl: judgeServer.url, panel: [{ model: 'own' }, {}, { model: 'scores' }] });
+    try {
+      const detail = judgeOutcome(await judge.score('The reply is polite', 'r'), 0.7).detail;
+      return causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null);
+    } finally {
+      await judge.close();
+    }
+  }
+
+  it('both refused (HTTP 401): "the judges refused the requests", their keys and models in judge.panel, else judge.*', async () => {
+    inherited = 401;
+    // It read "the judge refused the request: check the judge key (...) and that it may use judge.model": the member "own" sets its model in judge.panel.
+    expect(await causeOfPanel()).toMatchObject({
+      what: 'judge unreachable: HTTP 401',
+      hint: "the judges refused the requests: check those members' apiKeys (judge.panel, else judge.apiKey; the keys or tokens their endpoints expect) and that they may use those members' models (judge.panel, else judge.model)",
+    });
+  });
+
+  it("one refused, one not found (HTTP 404): each said of that member, its settings in judge.panel, else judge.*", async () => {
+    inherited = 404;
+    expect((await causeOfPanel())?.hint).toBe(
+      "the judge refused the request: check that member's apiKey (judge.panel, else judge.apiKey; the key or token its endpoint expects) and that it may use that member's model (judge.panel, else judge.model); " +
+        "for the 1 not reached (HTTP 404): check that member's baseUrl (judge.panel, else judge-base-url (judge.baseUrl)) and that member's model (judge.panel, else judge.model): the path (it is the API's base URL) or the model's name is probably wrong",
+    );
   });
 });
 
@@ -257,8 +303,8 @@ describe("a panel's members cut at their token limit: the cause gives the limit'
     expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: u.detail }, null)).toEqual({
       key: 'judge:no-score:panel-cut',
       what: 'the judge answered without a usable score',
-      hint: `${JUDGE_NO_SCORE_HINT}; for the 1 cut at the token limit: ${oneCutFix}`,
-      apart: `${JUDGE_NO_SCORE_HINT}; for those cut at the token limit: ${panelCutFix}`,
+      hint: `${PANEL_NO_SCORE_HINT}; for the 1 cut at the token limit: ${oneCutFix}`,
+      apart: `${PANEL_NO_SCORE_HINT}; for those cut at the token limit: ${panelCutFix}`,
     });
     const h = await judged(3, 'split LHP');
     expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: h.detail }, null)).toEqual({
@@ -274,13 +320,13 @@ describe("a panel's members cut at their token limit: the cause gives the limit'
     expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: h.detail }, null)).toEqual({
       key: 'judge:503:panel-no-score',
       what: 'judge unreachable: HTTP 503',
-      hint: `the judge's endpoint failed: see its status or log, and run it again; for the 1 that answered without a usable score: ${JUDGE_NO_SCORE_HINT}`,
-      apart: `the judge's endpoint failed: see its status or log, and run it again; for those that answered without a usable score: ${JUDGE_NO_SCORE_HINT}`,
+      hint: `the judge's endpoint failed: see its status or log, and run it again; for the 1 that answered without a usable score: ${PANEL_NO_SCORE_HINT}`,
+      apart: `the judge's endpoint failed: see its status or log, and run it again; for those that answered without a usable score: ${PANEL_NO_SCORE_HINT}`,
     });
     // All three ways: each fix once, the panel's own first.
     const five = await judged(5, 'split HULPP');
     expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: five.detail }, null)?.hint).toBe(
-      `the judge's endpoint failed: see its status or log, and run it again; for the 1 that answered without a usable score: ${JUDGE_NO_SCORE_HINT}; for the 1 cut at the token limit: ${oneCutFix}`,
+      `the judge's endpoint failed: see its status or log, and run it again; for the 1 that answered without a usable score: ${PANEL_NO_SCORE_HINT}; for the 1 cut at the token limit: ${oneCutFix}`,
     );
   });
 });
