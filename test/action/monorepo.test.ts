@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { FakeGitHub } from '../support/github-server.js';
+import type { FakeGitHub, FakeState } from '../support/github-server.js';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 import { artifactZip } from '../support/zip.js';
 import { git } from '../support/fork-clone.js';
@@ -181,10 +181,24 @@ async function labelled(): Promise<void> {
   gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
 }
 
+/** The support suite's accept step of attempt 1 on labelled()'s pull request, made once for the file: its run, and the fake GitHub as it left it. */
+let supportAccepted: { run: ActionRun; state: FakeState } | null = null;
+
+/**
+ * labelled(), then the support suite's accept step (attempt 1): run by the first test that needs it,
+ * and given to the later ones as the fake it left (FakeGitHub's state), not started again: each
+ * test starts from the same labelled pull request, so the step would decide the same again.
+ */
+async function supportStep(): Promise<ActionRun> {
+  await labelled();
+  if (supportAccepted === null) supportAccepted = { run: await acceptStep(SUPPORT), state: gh.state() };
+  else gh.restore(supportAccepted.state);
+  return supportAccepted.run;
+}
+
 describe('two accept steps, one per suite, on one label', () => {
   it("each commits its own suite's baselines, the second on top of the first's commit (of a suite with no config.yml)", async () => {
-    await labelled();
-    const support = await acceptStep(SUPPORT);
+    const support = await supportStep();
     expect(support.code, support.stdout).toBe(0);
     const sales = await acceptStep(SALES);
     expect(sales.code, sales.stdout).toBe(0);
@@ -240,8 +254,7 @@ describe('two accept steps, one per suite, on one label', () => {
   });
 
   it("the second's commit lost on the way: its read-back names the first suite's commit it went on, not the reviewed head; a re-run commits it", async () => {
-    await labelled();
-    expect((await acceptStep(SUPPORT)).code).toBe(0);
+    expect((await supportStep()).code).toBe(0);
     const first = short(gh.commits[0]?.oid);
     gh.failNext({ method: 'POST', path: '/graphql', operation: 'agentReplayCommit', status: 'network', times: 4 }); // the first try and its 3 retries
     const sales = await acceptStep(SALES);
@@ -257,8 +270,7 @@ describe('two accept steps, one per suite, on one label', () => {
   });
 
   it('the second refuses a head someone else moved, on its own comment, and the first keeps its acceptance', async () => {
-    await labelled();
-    const support = await acceptStep(SUPPORT);
+    const support = await supportStep();
     expect(support.code, support.stdout).toBe(0);
     gh.pushOnTop('octo/shop', 'feature', '8'.repeat(40));
     const sales = await acceptStep(SALES);
