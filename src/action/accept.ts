@@ -11,7 +11,7 @@ import type { Inputs } from './inputs.js';
 import { DEFAULT_SUITE_DIR, sameLabel, suiteName, suiteSlug, workflowFile, type ActionContext, type PullContext } from './context.js';
 import type { ActionDeps } from './deps.js';
 import { publisher, publishSettings, writeSummary, type Publisher } from './publish.js';
-import type { GitHubApi, IssueComment, LabelEvent, LabelEventsPage } from '../github/api.js';
+import type { GitHubApi, IssueComment, LabelEvent, LabelEventsPage, PullWithLabels } from '../github/api.js';
 import { ACTIONS_BOT_LOGIN, commentPastBound, findStickyComment, isOwnComment } from '../github/sticky.js';
 import { isGitHubError, type GitHubError } from '../github/errors.js';
 import { deadlineWords, gitHubAnswer, gitHubFailure, gitHubTrouble } from './github-words.js';
@@ -97,7 +97,7 @@ export async function labelRefusal(github: GitHubApi, ctx: Pick<ActionContext, '
  * metadata may name another run. Its notice drops that metadata, so only a new check names a run
  * again (docs/action.md, "Accept: the label commits the reviewed replies").
  */
-async function checkLastEditor(github: GitHubApi, found: Found): Promise<void> {
+export async function checkLastEditor(github: GitHubApi, found: Pick<Found, 'comment'>): Promise<void> {
   const edit = await github.commentLastEdit(found.comment.node_id);
   if (edit === null || edit.editedAt === null) return;
   // An edit GitHub names no editor for is not taken for someone else's: refusing it would refuse
@@ -971,6 +971,25 @@ export function otherLabelWords(label: string, acceptLabel: string, pr: number, 
   );
 }
 
+/**
+ * The pull request read again right before the commit (`again`), against the job's first read of it
+ * (`first`): the refusal when it was closed (or merged) since, or its label (`labelName`, as the
+ * event spells it; `acceptLabel`, the input, for the words) removed since; null when neither.
+ */
+export function rereadRefusal(first: Pick<PullWithLabels, 'labels'>, again: Pick<PullWithLabels, 'number' | 'state' | 'labels'>, labelName: string, acceptLabel: string): string | null {
+  const pr = again.number;
+  if (again.state === 'closed') {
+    return `pull request #${pr} was closed while the accept job ran, before the baselines were committed: a commit on its branch would never reach the base branch, so nothing was written. Reopen it and apply the label again, or accept them in a new pull request.`;
+  }
+  // Only a label seen at the job's first read can have been removed during it: a re-run of the
+  // job starts with the label its first attempt removed.
+  const labelled = (p: { labels: string[] }): boolean => p.labels.some((l) => sameLabel(l, labelName));
+  if (labelled(first) && !labelled(again)) {
+    return `the ${labelWord(acceptLabel)} label was removed from pull request #${pr} while the accept job ran, before the baselines were committed, so nothing was written. Apply the label again to accept the replies of the check.`;
+  }
+  return null;
+}
+
 export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: ActionDeps): Promise<void> {
   const trigger = acceptTrigger(inputs.acceptLabel, ctx);
   if ('skip' in trigger) {
@@ -1163,20 +1182,8 @@ export async function acceptMode(inputs: Inputs, ctx: ActionContext, deps: Actio
     // removed in that time takes the acceptance back. A push in that time needs no read: the
     // commit's expectedHeadOid refuses it (docs/action.md, "Accept").
     step = `reading pull request #${pr} again before the commit`;
-    const again = await github.getPull(ctx.owner, ctx.repo, pr);
-    if (again.state === 'closed') {
-      throw new Refusal(
-        `pull request #${pr} was closed while the accept job ran, before the baselines were committed: a commit on its branch would never reach the base branch, so nothing was written. Reopen it and apply the label again, or accept them in a new pull request.`,
-      );
-    }
-    // Only a label seen at the job's first read can have been removed during it: a re-run of the
-    // job starts with the label its first attempt removed.
-    const labelled = (p: { labels: string[] }): boolean => p.labels.some((l) => sameLabel(l, labelName));
-    if (labelled(pull) && !labelled(again)) {
-      throw new Refusal(
-        `the ${labelWord(inputs.acceptLabel)} label was removed from pull request #${pr} while the accept job ran, before the baselines were committed, so nothing was written. Apply the label again to accept the replies of the check.`,
-      );
-    }
+    const changed = rereadRefusal(pull, await github.getPull(ctx.owner, ctx.repo, pr), labelName, inputs.acceptLabel);
+    if (changed !== null) throw new Refusal(changed);
     step = 'committing the baselines';
     const repoWithOwner = pull.headRepoFullName ?? `${ctx.owner}/${ctx.repo}`;
     const message = commitMessage(plan, reviewedRun, suiteName(inputs.dir));

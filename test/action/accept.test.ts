@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
+import { startFakeGitHub, type FakeGitHub, type FakeState } from '../support/github-server.js';
 import type { AgentServer, AgentHandler } from '../support/agent-server.js';
 import { acceptMarker, actionContextOf, commitOnFeature, gitHubApiOf, gitHubErrorOf, HEAD, makeWorkspace, pullPayload, runAction, type ActionRun, useServers, seedPullForAccept } from './harness.js';
 import { artifactZip, renameEntry } from '../support/zip.js';
@@ -13,8 +13,9 @@ import { capitalized } from '../../src/words.js';
 import type { Baseline, RunRecord } from '../../src/types.js';
 import { docsUrl } from '../../src/version.js';
 import { serializeBaseline } from '../../src/suite/index.js';
-import { acceptTrigger, commitRefusal, dispatchFailure, findReviewedRun, labelRefusal, recordRefusal, type Found } from '../../src/action/accept.js';
+import { acceptTrigger, afterCommitFailure, commitRefusal, dispatchFailure, findReviewedRun, labelRefusal, recordRefusal, rereadRefusal, checkLastEditor, type Found } from '../../src/action/accept.js';
 import { downloadRunRecord } from '../../src/action/download.js';
+import { planAcceptance } from '../../src/evaluate/acceptance.js';
 import { quotedAndSaid } from '../support/troubleshooting.js';
 import { githubHtml, visibleText } from '../report/helpers.js';
 
@@ -150,6 +151,24 @@ async function rewriteAfterLabel(check: ActionRun, opts: { at?: () => string; al
       opts.alongside?.();
     },
   });
+}
+
+/** The accept job refused for the comment rewritten after the label (rewriteAfterLabel), and the fake GitHub it left: made once for the file. */
+let rewriteRefused: { run: ActionRun; state: FakeState } | null = null;
+
+/**
+ * The reviewed check, its comment rewritten by attempt 2 of its run once the label is on, and the
+ * accept job that this refuses: started by the first test that needs it, and given to the later
+ * ones as the fake it left (FakeGitHub's state), not started again to make the same refusal.
+ */
+async function refusedForRewrite(): Promise<ActionRun> {
+  const { run: check } = await reviewedCheck();
+  if (rewriteRefused === null) {
+    // Attempt 2 of the check's run rewrites the comment once the label is on, before the accept job reads the comment.
+    await rewriteAfterLabel(check);
+    rewriteRefused = { run: await accept(), state: gh.state() };
+  } else gh.restore(rewriteRefused.state);
+  return rewriteRefused.run;
 }
 
 /** The reviewed run as the accept job finds it: the check's comment, read by the Action's client. */
@@ -334,22 +353,15 @@ describe('accept mode, end to end', () => {
   });
 
   // Each happens while the job downloads the results artifact: the pull request read at the start was open and labelled.
+  const CLOSED_DURING =
+    'pull request #7 was closed while the accept job ran, before the baselines were committed: a commit on its branch would never reach the base branch, so nothing was written. ' +
+    'Reopen it and apply the label again, or accept them in a new pull request.';
   it.each([
     {
       what: 'the pull request is closed (or merged)',
       during: () => gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', state: 'closed' }),
-      reason:
-        'pull request #7 was closed while the accept job ran, before the baselines were committed: a commit on its branch would never reach the base branch, so nothing was written. ' +
-        'Reopen it and apply the label again, or accept them in a new pull request.',
+      reason: CLOSED_DURING,
       labels: [],
-    },
-    {
-      what: 'the maintainer takes the label off',
-      during: () => gh.setLabels('octo', 'shop', 7, ['bug']),
-      reason:
-        'the accept-baseline label was removed from pull request #7 while the accept job ran, before the baselines were committed, so nothing was written. ' +
-        'Apply the label again to accept the replies of the check.',
-      labels: ['bug'],
     },
   ])('refuses when $what while the job runs, after the first read and before the commit: nothing is written', async ({ during, reason, labels }) => {
     await reviewedCheck();
@@ -369,12 +381,30 @@ describe('accept mode, end to end', () => {
     expect(gh.responseViolations).toEqual([]);
   });
 
-  it('a label renamed in case only while the job runs is still the label: the commit goes on', async () => {
-    await reviewedCheck();
-    gh.onNext({ method: 'GET', path: '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}', then: () => gh.setLabels('octo', 'shop', 7, ['Accept-Baseline']) });
-    const run = await accept();
-    expect(run.code, run.stdout).toBe(0);
-    expect(gh.commits).toHaveLength(1);
+  // The label taken off, or renamed in case only, in that moment takes the way of the closed pull
+  // request above (refused before the commit), or of every commit: the pull request read again by
+  // the Action's client, handed to rereadRefusal, which decides and words it, without a start of
+  // the Action each (docs/contributing.md, "Speed").
+  it.each([
+    {
+      what: 'the maintainer takes the label off',
+      labels: ['bug'],
+      reason:
+        'the accept-baseline label was removed from pull request #7 while the accept job ran, before the baselines were committed, so nothing was written. ' +
+        'Apply the label again to accept the replies of the check.',
+    },
+    // A label renamed in case only while the job runs is still the label: the commit goes on.
+    { what: 'the label is renamed in case only (Accept-Baseline)', labels: ['Accept-Baseline'], reason: null },
+  ])('the pull request read again before the commit, when $what while the job runs', async ({ labels, reason }) => {
+    const api = gitHubApiOf(gh);
+    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+    const first = await api.getPull('octo', 'shop', 7);
+    gh.setLabels('octo', 'shop', 7, labels);
+    const again = await api.getPull('octo', 'shop', 7);
+    expect(rereadRefusal(first, again, 'accept-baseline', 'accept-baseline')).toBe(reason);
+    // And the closed pull request's words (the start above) are the same function's.
+    gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', state: 'closed' });
+    expect(rereadRefusal(first, await api.getPull('octo', 'shop', 7), 'accept-baseline', 'accept-baseline')).toBe(CLOSED_DURING);
     expect(gh.violations).toEqual([]);
   });
 
@@ -392,10 +422,7 @@ describe('accept mode, end to end', () => {
   });
 
   it('refuses when the comment was rewritten after the label was applied (a re-run of the check finished in between); the label applied again afterwards commits', async () => {
-    const { run: check } = await reviewedCheck();
-    // Attempt 2 of the check's run rewrites the comment once the label is on, before the accept job reads the comment.
-    await rewriteAfterLabel(check);
-    const run = await accept();
+    const run = await refusedForRewrite();
     expect(run.code).toBe(1);
     expect(gh.commits).toHaveLength(0);
     expect(run.stdout).toMatch(
@@ -487,15 +514,8 @@ describe('accept mode, end to end', () => {
   });
 
   it('a re-run of a job refused for a rewritten comment is refused again: its notice does not make the rewritten report reviewed', async () => {
-    const { run: check } = await reviewedCheck();
-    const name = check.outputs['artifact-name'] as string;
-    const text = readFileSync(check.outputs['results-path'] as string, 'utf8');
-    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
-    // A re-run of the check rewrites the comment after the label was applied.
-    gh.addArtifact('octo', 'shop', 1001, { name: `${name}-attempt-2`, zip: await artifactZip([{ name: 'results.json', data: text }, { name: 'pr-number', data: '7\n' }]) });
-    const c = gh.comments('octo', 'shop', 7)[0]!;
-    gh.editComment(c.id, c.body.replace(name, `${name}-attempt-2`));
-    const first = await accept();
+    // The job refused for a re-run of the check that rewrote the comment after the label (the test above).
+    const first = await refusedForRewrite();
     expect(first.code).toBe(1);
     expect(first.stdout).toContain('after the accept-baseline label was applied at');
     // The first job's refusal notice is now the comment's newest change; the report under it is
@@ -514,14 +534,22 @@ describe('accept mode, end to end', () => {
     expect(gh.commits).toHaveLength(1);
   });
 
+  // A push on top of the reviewed head takes the way of the branch moved above (the commit refused
+  // for its expectedHeadOid, the branch read back, the refusal): GitHub's answer to the job's
+  // commit, read by the Action's client and handed to afterCommitFailure, which words it, without
+  // a start of the Action (docs/contributing.md, "Speed").
   it('a push while the job runs, after the pull request was read, is refused by the commit itself (expectedHeadOid): the push stays, nothing is written', async () => {
     await reviewedCheck();
-    gh.onNext({ method: 'GET', path: '/repos/{owner}/{repo}/actions/artifacts/{artifact_id}/{archive_format}', then: () => gh.pushOnTop('octo/shop', 'feature', '4'.repeat(40)) });
-    const run = await accept();
-    expect(run.code).toBe(1);
+    gh.pushOnTop('octo/shop', 'feature', '4'.repeat(40));
+    const message = { headline: 'Accept agent-replay baselines: greeting', body: 'Accepted the replies recorded at 1111111 (workflow run 1001):\n\n- greeting (pass)' };
+    const conflict = await gitHubErrorOf(commitOnFeature(gh));
+    const refusal = await afterCommitFailure(gitHubApiOf(gh), conflict, { repoWithOwner: 'octo/shop', branch: 'feature', serverUrl: 'https://github.com', onto: HEAD }, { headSha: HEAD, runId: 1001 }, message).then(
+      () => 'committed',
+      (e: unknown) => (e as Error).message,
+    );
     expect(gh.commits).toHaveLength(0);
     expect(gh.branch('octo/shop', 'feature')?.head).toBe('4'.repeat(40));
-    expect(run.stdout).toContain('::error::baselines not accepted: the branch feature moved to 4444444 (another push) while the baselines were being committed, so nothing was written.');
+    expect(refusal).toBe('the branch feature moved to 4444444 (another push) while the baselines were being committed, so nothing was written. Wait for the check on the new head, review its comment, then apply the label again.');
     expect(gh.violations).toEqual([]);
   });
 
@@ -559,14 +587,24 @@ describe('accept mode, end to end', () => {
     expect(gh.responseViolations).toEqual([]);
   });
 
+  // An edit GitHub names no editor for takes the way of every commit (the comment taken as the
+  // check's): GitHub's answer about the comment's last edit, read by the Action's client and handed
+  // to checkLastEditor, which decides it and says so, without a start of the Action.
   it('accepts a comment whose last edit GitHub names no editor for: it is not taken for someone else\'s', async () => {
-    await reviewedCheck();
+    const { run: check } = await reviewedCheck();
     const c = gh.comments('octo', 'shop', 7)[0]!;
     gh.editComment(c.id, c.body, undefined, null);
-    const run = await accept();
-    expect(run.code).toBe(0);
-    expect(gh.commits).toHaveLength(1);
-    expect(run.stdout).toContain('accept: GitHub does not say who last edited the comment');
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(...String(chunk).split(/\r?\n/).filter((l) => l !== ''));
+      return true;
+    });
+    try {
+      await expect(checkLastEditor(gitHubApiOf(gh), await foundRun(check))).resolves.toBeUndefined();
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(lines).toEqual([`accept: GitHub does not say who last edited the comment (at ${gh.comments('octo', 'shop', 7)[0]!.lastEditedAt}); it is taken as the check's`]);
     expect(gh.violations).toEqual([]);
     expect(gh.responseViolations).toEqual([]);
   });
@@ -643,17 +681,16 @@ describe('accept mode, end to end', () => {
     expect(gh.violations).toEqual([]);
   });
 
+  // A plan with nothing accepted takes the way of the label on the dispatched check's comment
+  // (below: "Nothing to accept", no commit, the label removed, started end to end there); that only
+  // not evaluated and errored fixtures leave it so is planAcceptance's, as the job plans the reviewed
+  // record, without a start of the Action and of its check (docs/contributing.md, "Speed").
   it('makes no commit when only not evaluated and errored fixtures remain', async () => {
-    await reviewedCheck({
-      fixtures: 'fixtures:\n  - { label: hiking-boots, message: boots, assert: { regex: "boots (in" } }\n  - { label: order-status, message: outage }\n',
-      baselines: [],
-    });
-    const run = await accept();
-    expect(run.code).toBe(0);
-    expect(gh.commits).toHaveLength(0);
-    expect(run.outputs.accepted).toBe('');
-    expect(ourComment()!.body).toContain('Nothing to accept');
-    expect(gh.labels('octo', 'shop', 7)).toEqual([]);
+    const { record } = await reviewedCheck();
+    const left = { ...record, fixtures: record.fixtures.filter((f) => f.label === 'hiking-boots' || f.label === 'order-status') };
+    const plan = planAcceptance(left, new Map(), { only: null, acceptedAt: '2026-12-01T00:00:00.000Z' });
+    expect(plan.accepted).toEqual([]);
+    expect(plan.refused.map((r) => r.label)).toEqual(['hiking-boots', 'order-status']);
   });
 
   it('on a fork: commits nothing and comments the exact commands to apply the baselines', async () => {
@@ -849,9 +886,17 @@ describe('refusals keep the report and its metadata (a triage user can label)', 
     const replaced = gh.comments('octo', 'shop', 7)[0]!.body;
     expect(parseCommentMetadata(replaced)).toMatchObject({ headSha: HEAD, runId: '1001' });
     expect(replaced).not.toContain(NOTICE);
-    const accepted = await accept();
-    expect(accepted.code).toBe(0);
-    expect(gh.commits).toHaveLength(1);
+    // A maintainer's label then takes the way of the triage test's above (a comment our own job
+    // rewrote, then a commit): the run found, the edit taken as the check's, the label's time not
+    // refused, as the accept job reads them with its client (findReviewedRun, checkLastEditor,
+    // labelRefusal), without a start of the Action.
+    gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+    const api = gitHubApiOf(gh);
+    const found = await findReviewedRun(api, { owner: 'octo', repo: 'shop' }, 7, acceptMarker());
+    expect(found).toMatchObject({ headSha: HEAD, runId: 1001, acceptedSha: null });
+    await expect(checkLastEditor(api, found)).resolves.toBeUndefined();
+    expect(await labelRefusal(api, { owner: 'octo', repo: 'shop' }, 7, found, 'accept-baseline', 'maintainer')).toBeNull();
+    expect(gh.violations).toEqual([]);
   });
 });
 
@@ -926,6 +971,7 @@ describe('the check on the new head (workflow_dispatch)', () => {
     expect(gh.commits).toHaveLength(1);
     expect(second.outputs.accepted).toBe('');
     expect(ourComment()!.body).toContain('Nothing to accept');
+    expect(gh.labels('octo', 'shop', 7)).toEqual([]);
     expect(gh.violations).toEqual([]);
   });
 

@@ -248,3 +248,44 @@ describe('fake GitHub: a pull request follows its branch, as GitHub\'s does', ()
     expect(gh.violations).toEqual([]);
   });
 });
+
+describe('fake GitHub: state() and restore() carry what one fake holds to another', () => {
+  it('a fresh fake restored answers as the one copied did, ids and clock go on from there, and a restored fake changes no copy', async () => {
+    const { gh: first, octokit } = await start();
+    const HEAD = '1'.repeat(40);
+    first.addPull('o', 'r', { number: 7, headSha: HEAD, headRef: 'feature' });
+    first.addComment('o', 'r', 7, { body: 'the report' });
+    first.setLabels('o', 'r', 7, ['accept-baseline'], 'maintainer');
+    first.addWorkflowRun('o', 'r', { id: 1001, headSha: HEAD });
+    const zip = Buffer.from('PK zip bytes');
+    first.addArtifact('o', 'r', 1001, { name: 'results', zip });
+    await octokit.graphql('mutation m($input: CreateCommitOnBranchInput!) { createCommitOnBranch(input: $input) { commit { oid } } }', {
+      input: { branch: { repositoryNameWithOwner: 'o/r', branchName: 'feature' }, expectedHeadOid: HEAD, message: { headline: 'Accept' }, fileChanges: { additions: [{ path: 'a.json', contents: 'e30=' }] } },
+    });
+    const state = first.state();
+    const second = await startFakeGitHub();
+    try {
+      second.restore(state);
+      expect(second.comments('o', 'r', 7)).toEqual(first.comments('o', 'r', 7));
+      expect(second.labelTimeline('o', 'r', 7)).toEqual(first.labelTimeline('o', 'r', 7));
+      expect(second.commits).toEqual(first.commits);
+      expect(second.branch('o/r', 'feature')).toEqual(first.branch('o/r', 'feature'));
+      expect(second.requests).toEqual([]);
+      const client = createOctokit({ token: second.token, baseUrl: second.url, retries: 0, retryAfterBaseMs: 0, throttleWrites: false });
+      const pull = (await client.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { owner: 'o', repo: 'r', pull_number: 7 })).data;
+      expect(pull.head.sha).toBe(first.commits[0]?.oid);
+      const artifacts = (await client.request('GET /repos/{owner}/{repo}/actions/runs/{run_id}/artifacts', { owner: 'o', repo: 'r', run_id: 1001 })).data.artifacts;
+      expect(artifacts.map((a) => [a.name, a.size_in_bytes])).toEqual([['results', zip.length]]);
+      // Ids and the clock go on from the copy's, as they would have in the fake copied.
+      const next = second.addComment('o', 'r', 7, { body: 'a notice' });
+      const same = first.addComment('o', 'r', 7, { body: 'a notice' });
+      expect([next.id, next.createdAt]).toEqual([same.id, same.createdAt]);
+      // The copy is not the restored fake's: restored again, it has one comment.
+      second.restore(state);
+      expect(second.comments('o', 'r', 7)).toHaveLength(1);
+      expect(second.violations).toEqual([]);
+    } finally {
+      await second.close();
+    }
+  });
+});

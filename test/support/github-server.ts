@@ -73,6 +73,10 @@
 //   an id the fake already knows, such as the reviewed head, is refused; `body` and `files`: its
 //   message's body and the files it writes, a forged commit);
 //   `refuseCommits` makes the branch refuse commits (a protected branch, a ruleset).
+// - State: `state()` copies what the fake holds (comments, labels and their timeline, pulls, runs,
+//   artifacts, branches, files, commits, dispatches, ids and its clock), `restore(state)` puts such a
+//   copy in a fresh fake: what one Action start left, given to a later test without starting it
+//   again (test/action/monorepo.test.ts). Requests, violations and pending faults are not state.
 // - Pagination: list endpoints honour per_page (default 30, max 100) and page, with Link headers.
 //   `maxPerPage` (default 100, GitHub's own cap) lowers that cap: a test reaches a client's page bound
 //   (30 pages of comments: src/github/api.ts, MAX_COMMENT_PAGES) with 31 comments, not 3,001.
@@ -284,6 +288,21 @@ function checkDocument(schema: GraphQLSchema, query: string): { document: Docume
   return checked;
 }
 
+/** What a fake holds (`state()`), to put in another (`restore`). */
+export interface FakeState {
+  readonly fields: Readonly<Record<(typeof STATE_FIELDS)[number], unknown>>;
+}
+/** The fields of FakeGitHub that are its repositories' state, not its requests or faults. */
+const STATE_FIELDS = ['commits', 'dispatches', 'maxPerPage', 'pushes', 'trees', 'blobs', 'nextId', 'clock', 'commentsByIssue', 'commentIndex', 'labelsByIssue', 'labelEvents', 'roles', 'pulls', 'runs', 'artifacts', 'branches', 'commitRefusals', 'workflows'] as const;
+
+/** A deep copy of a fake's state fields; the artifacts' zips (Buffers, never written) are shared. */
+function copied(fields: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const artifacts = fields.artifacts as Map<number, { zip: Buffer }>;
+  const copy = structuredClone({ ...fields, artifacts: new Map([...artifacts].map(([id, a]) => [id, { ...a, zip: null }])) });
+  for (const [id, a] of copy.artifacts as Map<number, { zip: Buffer | null }>) a.zip = artifacts.get(id)?.zip ?? null;
+  return copy;
+}
+
 const key = (owner: string, repo: string) => `${owner}/${repo}`.toLowerCase();
 const issueKey = (owner: string, repo: string, n: number | string) => `${key(owner, repo)}#${n}`;
 const branchKey = (repoWithOwner: string, branch: string) => `${repoWithOwner.toLowerCase()}:${branch}`;
@@ -366,6 +385,28 @@ export class FakeGitHub {
     this.server = null;
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  // ---- state ------------------------------------------------------------------------------
+
+  /** A copy of what the fake holds now (see the top of this file). */
+  state(): FakeState {
+    const self = this as unknown as Record<string, unknown>;
+    return { fields: copied(Object.fromEntries(STATE_FIELDS.map((f) => [f, self[f]]))) as FakeState['fields'] };
+  }
+
+  /** Makes this fake hold what `state` copied (from this fake or another), replacing what it held. */
+  restore(state: FakeState): void {
+    const self = this as unknown as Record<string, unknown>;
+    const copy = copied(state.fields);
+    for (const f of STATE_FIELDS) {
+      const mine = self[f];
+      if (mine instanceof Map) {
+        mine.clear();
+        for (const [k, v] of copy[f] as Map<unknown, unknown>) mine.set(k, v);
+      } else if (Array.isArray(mine)) mine.splice(0, mine.length, ...(copy[f] as unknown[]));
+      else self[f] = copy[f];
+    }
   }
 
   // ---- fault injection -------------------------------------------------------------------
