@@ -720,25 +720,27 @@ function settingsFix(s: ModelSettings): string {
  */
 export function downHint(status: string | undefined, reason: string, s: ModelSettings = JUDGE_SETTINGS, answeredIn: AnsweredIn = null, file: string = NEW_CONFIG_NAME): string {
   const judges = s.who === 'judge' ? '' : ` (the ${s.who} takes the judge's)`;
+  // Of 2 or more members, each its own endpoint and request (docs/judges.md, "Panels"): said in the plural.
+  const more = (s.members ?? 1) > 1;
+  const they = more ? `the ${s.who}s are` : `the ${s.who} is`;
   if (status === '401' || status === '403') {
-    // Of 2 or more members, each refused its own request (docs/judges.md, "Panels").
-    const more = (s.members ?? 1) > 1;
     const expects = more ? 'the keys or tokens their endpoints expect' : 'the key or token its endpoint expects';
     return `the ${s.who}${more ? 's refused the requests' : ' refused the request'}: check ${s.key} (${s.keyAt === null ? '' : `${s.keyAt}; `}${expects}) and that ${more ? 'they' : 'it'} may use ${s.model}`;
   }
   if (status === '404') return `check ${s.url} and ${s.model}: the path (it is the API's base URL) or the model's name is probably wrong`;
   if (status === '429') return `rate limited: lower ${limitOf(s, 'concurrency')}, or raise ${limitOf(s, 'retries')}${judges}`;
-  if (Number(status) >= 500) return `the ${s.who}'s endpoint failed: see its status or log, and run it again`;
+  if (Number(status) >= 500) return more ? `the ${s.who}s' endpoints failed: see their statuses or logs, and run it again` : `the ${s.who}'s endpoint failed: see its status or log, and run it again`;
   // A certificate Node refused (a panel member's: "openai m1: its TLS certificate is refused: ..."): the certificate's own fix (src/tls-certificate.ts).
   const tls = status === undefined ? tlsProblem(TLS_REFUSED.exec(reason)?.[1]) : null;
   if (tls !== null) return tls.fix;
   const deadline = status === undefined ? DEADLINES[s.who]() : null;
   if (deadline?.opened.test(reason) === true) {
-    return `the host never completed the connection (a host that is down, or a firewall that drops packets, looks like this): check ${s.url} and that the ${s.who} is up; raise ${limitOf(s, 'timeoutMs')} if it is only slow`;
+    const host = more ? 'the hosts never completed the connections' : 'the host never completed the connection';
+    return `${host} (a host that is down, or a firewall that drops packets, looks like this): check ${s.url} and that ${they} up; raise ${limitOf(s, 'timeoutMs')} if ${more ? 'they are' : 'it is'} only slow`;
   }
-  if (deadline?.answered.test(reason) === true) return `raise ${limitOf(s, 'timeoutMs')} in ${file} if the ${s.who} is slow, or check ${s.url} and that it is up`;
+  if (deadline?.answered.test(reason) === true) return `raise ${limitOf(s, 'timeoutMs')} in ${file} if ${they} slow, or check ${s.url} and that ${more ? 'they are' : 'it is'} up`;
   // A key no HTTP header can carry (src/judge/http.ts, notSentWords): nothing was sent, and the key is the one setting at fault.
-  if (status === undefined && KEY_NOT_SENT.test(reason)) return `set ${s.key} (${s.keyAt ?? 'judge.apiKey'}) again without the line break or the character outside Latin-1, where it is written or in the variable it is read from (a secret pasted with a line break)`;
+  if (status === undefined && KEY_NOT_SENT.test(reason)) return `set ${s.key} (${s.keyAt ?? 'judge.apiKey'}) again without the line break or the character outside Latin-1, where ${more ? 'they are written or in the variables they are' : 'it is written or in the variable it is'} read from (a secret pasted with a line break)`;
   // Its address and key worked for other calls of this run (calibration): a connection it closed is a passing fault, not a setting.
   if (status === undefined && answeredIn !== null && DROPPED.test(reason)) {
     return `the ${s.who} answered other calls of this ${answeredIn}, so ${s.url}, ${s.model} and ${s.key} work: it, or a gateway or proxy in front of it, closed these connections (a restart, or connections dropped under load): run it again, and lower judge.concurrency${judges} if it recurs`;
@@ -762,13 +764,15 @@ const DEADLINES: Record<ModelSettings['who'], () => { opened: RegExp; answered: 
   simulator: deadlinePatterns('simulator'),
 };
 
-/** The fix of a connection refused, closed without an answer, never opened, or whose host name did not resolve, at a reason's start or a panel member's; null for another failure. */
+/** The fix of a connection refused, closed without an answer, never opened, or whose host name did not resolve, at a reason's start or a panel member's; null for another failure. Of 2 or more members, in the plural. */
 function connectionFix(reason: string, s: ModelSettings): string | null {
-  if (REFUSED.test(reason)) return `nothing listens there: check ${s.url} and that the ${s.who} is running`;
-  if (DROPPED.test(reason)) return `see the ${s.who}'s log for a crash on the request, or a proxy in front of it that closes connections`;
-  if (UNRESOLVED.test(reason)) return `check the host name in ${s.url}`;
+  const more = (s.members ?? 1) > 1;
+  const running = `and that ${more ? `the ${s.who}s are` : `the ${s.who} is`} running`;
+  if (REFUSED.test(reason)) return `nothing listens there: check ${s.url} ${running}`;
+  if (DROPPED.test(reason)) return more ? `see the ${s.who}s' logs for a crash on the requests, or a proxy in front of them that closes connections` : `see the ${s.who}'s log for a crash on the request, or a proxy in front of it that closes connections`;
+  if (UNRESOLVED.test(reason)) return `check the host name${more ? 's' : ''} in ${s.url}`;
   // No route, no network, no connection opened in time, any other connection error: its address and its server, as the agent's (unreachedFix).
-  if (UNREACHED.test(reason)) return `check ${s.url} and that the ${s.who} is running`;
+  if (UNREACHED.test(reason)) return `check ${s.url} ${running}`;
   return null;
 }
 
@@ -792,8 +796,8 @@ const UNREACHED = /(?:^|: )(?:no route to the host(?: \S+)? \(EHOSTUNREACH\)|the
  */
 const DROPPED = /(?:^|: )the connection(?: to \S+)? was closed(?: without an answer)? \((?:ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)\)/;
 
-/** A request not sent because its key holds what no HTTP header can carry, as a client says it (src/judge/http.ts), at its start or a panel member's. */
-const KEY_NOT_SENT = /(?:^|: )the request was not sent: \S.* key \([^)]+\) holds a line break or a character outside Latin-1/;
+/** A request not sent because its key holds what no HTTP header can carry, as a client says it (src/judge/http.ts), at its start or a panel member's ("that member's apiKey (judge.panel, else judge.apiKey) holds ..."). */
+const KEY_NOT_SENT = /(?:^|: )the request was not sent: \S.*(?: key|'s apiKey) \([^)]+\) holds a line break or a character outside Latin-1/;
 
 /** A client's certificate Node refused, as its reason says it (src/judge/http.ts), at its start or a panel member's; its code. */
 const TLS_REFUSED = /(?:^|: )its TLS certificate is refused: [^;]+? \(([A-Z_]+)\)/;
@@ -1375,8 +1379,11 @@ export const CALL_FAILED_HINTS = CALL_FAILED_HINT.replace('the request,', 'the r
  * ("judge call failed: panel: 2 of 3 members ...: m0: judge call failed: ...; m1: judge call failed: ...").
  */
 function callFailedCause(who: 'judge' | 'simulator', detail: string): Cause {
-  const panel = /^judge call failed: panel: (\d+ of \d+ members) gave no usable score \(/.exec(detail)?.[1];
-  return { key: `${who}:call-failed`, what: panel === undefined ? causeWords(detail) : `judge call failed (panel: ${panel})`, hint: CALL_FAILED_HINT };
+  const panel = /^judge call failed: panel: ((\d+) of \d+ members) gave no usable score \(/.exec(detail);
+  if (panel === null) return { key: `${who}:call-failed`, what: causeWords(detail), hint: CALL_FAILED_HINT };
+  // Each member its own request: of 2 or more, "the requests" (a group of items whose counts differ, too).
+  const hint = panel[2] === '1' ? CALL_FAILED_HINT : CALL_FAILED_HINTS;
+  return { key: `${who}:call-failed`, what: `judge call failed (panel: ${panel[1] ?? ''})`, hint, ...(hint === CALL_FAILED_HINTS ? {} : { apart: CALL_FAILED_HINTS }) };
 }
 
 /**

@@ -53,11 +53,15 @@ function parsedVerdict(answer: StructuredAnswer, provider: JudgeConfig['provider
   }
 }
 
-export function createJudge(config: JudgeConfig, deps: JudgeDeps = {}): Judge & { structuredOutput(): JudgeStructuredOutput } {
+/** A panel member's key, as its reasons name it: its own in judge.panel, else the judge's (docs/judges.md, "Panels"; src/evaluate/causes.ts, memberSettings). */
+const MEMBER_KEY = "that member's apiKey (judge.panel, else judge.apiKey)";
+
+/** The judge's client; `member`: a panel's member's (src/judge/panel.ts), whose reasons name its own settings. */
+export function createJudge(config: JudgeConfig, deps: JudgeDeps = {}, member = false): Judge & { structuredOutput(): JudgeStructuredOutput } {
   const redact = makeRedactor(config.apiKey ? [config.apiKey] : []);
   const client = createStructuredClient(
     config,
-    { name: VERDICT_TOOL, description: VERDICT_DESCRIPTION, schema: VERDICT_SCHEMA, maxTokens: ANTHROPIC_MAX_TOKENS, temperature: 0, peer: 'the judge' },
+    { name: VERDICT_TOOL, description: VERDICT_DESCRIPTION, schema: VERDICT_SCHEMA, maxTokens: ANTHROPIC_MAX_TOKENS, temperature: 0, peer: 'the judge', ...(member ? { key: MEMBER_KEY } : {}) },
     deps,
     redact,
   );

@@ -69,6 +69,8 @@ export interface PostOptions {
   failedOk?: (json: unknown) => boolean;
   /** The server, as a deadline's words name it ("the judge", "the simulator"; src/http/network.ts, deadlineText). */
   peer: string;
+  /** Its key, as a key no header can carry names it (notSentWords), when not the peer's own: a panel member's. */
+  key?: string;
   /** Starts each attempt's timeoutMs (http/retry.ts, Timer): a real timer when absent. */
   timer?: Timer;
 }
@@ -126,7 +128,7 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 /** A connection closed under a request: undici's, and Node's reset and broken pipe. */
 const CLOSED_CODES: ReadonlySet<string> = new Set(['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']);
 
-function describeNetworkError(err: unknown, route: ProxyRoute | null, url: string, peer: string): Attempt {
+function describeNetworkError(err: unknown, route: ProxyRoute | null, url: string, peer: string, key?: string): Attempt {
   const code = networkErrorCode(err);
   // The proxy's own failure (its certificate, no answer to CONNECT, a connection it closed) is named
   // as the proxy's, with its fix; a certificate, or an alert in the proxy's handshake, is refused again on every attempt (docs/configuration.md, "Behind a proxy").
@@ -138,7 +140,7 @@ function describeNetworkError(err: unknown, route: ProxyRoute | null, url: strin
   if (code && TIMEOUT_CODES.has(code) && !(err instanceof ProxyConnectError)) return { kind: 'timeout' };
   // A request undici will not send (a key with a line break, or a character outside Latin-1, in its
   // header): nothing went out, and nothing would on a retry; said in our words, never the key.
-  if (code === 'UND_ERR_INVALID_ARG') return { kind: 'fatal', reason: `the request was not sent: ${notSentWords(err, peer)}` };
+  if (code === 'UND_ERR_INVALID_ARG') return { kind: 'fatal', reason: `the request was not sent: ${notSentWords(err, peer, key)}` };
   // A certificate Node refuses is refused again on every attempt: not retried, its fix said, never
   // "turn verification off" (docs/troubleshooting.md, "Not evaluated").
   const tls = tlsProblem(code);
@@ -198,16 +200,18 @@ function describeNetworkError(err: unknown, route: ProxyRoute | null, url: strin
  * key's header is the only one of a user's making, so that is the fix, after "; " as every fix of a
  * reason is (src/assertions/format.ts, FIX_START): an item's detail over its bound then leaves it
  * whole to the cause line instead of cutting it mid-sentence; any other argument by its name.
+ * `own`: the key as the client names it, when not the peer's (a panel member's, src/judge/panel.ts).
  */
-function notSentWords(err: unknown, peer: string): string {
+function notSentWords(err: unknown, peer: string, own?: string): string {
   const header = /^invalid (\S+) header$/.exec(err instanceof Error ? err.message : '')?.[1];
   if (header === 'authorization' || header === 'x-api-key') {
     const key =
-      peer === 'the simulator'
+      own ??
+      (peer === 'the simulator'
         ? "the simulator's key (simulator.apiKey, else the judge's)"
         : peer === 'the meaning judge'
           ? "the meaning judge's key (meaning.apiKey, else the judge's)"
-          : 'the judge key (judge.apiKey)';
+          : 'the judge key (judge.apiKey)');
     return `${key} holds a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG); check its value, or that of the variable it is read from`;
   }
   return `undici refused ${header === undefined ? 'one of its arguments' : `its ${header} header`} (UND_ERR_INVALID_ARG)`;
@@ -294,7 +298,7 @@ async function attempt(opts: PostOptions): Promise<Attempt> {
     // reached and answered, so not "closed without an answer"; retried as any network error.
     const code = networkErrorCode(err);
     if (status !== null && code !== undefined && CLOSED_CODES.has(code)) return { kind: 'network', reason: `${opts.peer}'s answer (HTTP ${status}) broke off before its end: the connection was closed (${code})`, reached: true };
-    return describeNetworkError(err, opts.proxy ?? null, opts.url, opts.peer);
+    return describeNetworkError(err, opts.proxy ?? null, opts.url, opts.peer, opts.key);
   } finally {
     stop();
   }

@@ -119,7 +119,7 @@ export function createConfiguredJudge(config: JudgeConfig, deps: JudgeDeps = {},
   if (members === null) return each(createJudge(config, deps));
   // Each member has its own limiter (its own `concurrency`); the deps' shared one is for a single judge.
   const { limiter: _shared, ...memberDeps } = deps;
-  return createPanelJudge(members.map((m) => each(createJudge(m, memberDeps))));
+  return createPanelJudge(members.map((m) => each(createJudge(m, memberDeps, true))));
 }
 
 /**

@@ -48,6 +48,8 @@ export interface StructuredRequestShape {
   temperature?: number;
   /** The server, as a deadline's words name it: "the judge", "the simulator", "the meaning judge". */
   peer: string;
+  /** Its key, as a reason names it, when not the peer's own (a panel member's: src/judge/http.ts, notSentWords). */
+  key?: string;
 }
 
 /** What a response held: the schema's object (Anthropic's tool input), a text, the model's refusal, or none of these. */
@@ -376,6 +378,7 @@ export function createStructuredClient(config: JudgeConfig, shape: StructuredReq
       onHttpFailure: refused,
       proxy,
       peer: shape.peer,
+      ...(shape.key === undefined ? {} : { key: shape.key }),
       failedOk: (json) => transientError(provider.error200(json)),
     });
     return { res, structured: sent };

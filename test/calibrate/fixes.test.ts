@@ -175,6 +175,7 @@ function runFixes(answer: JudgeResult): string[] {
 function asSingle(fix: string): string {
   return fix
     .replace('the judges refused the requests', 'the judge refused the request')
+    .replace("the judges' endpoints failed: see their statuses or logs", "the judge's endpoint failed: see its status or log")
     .replace('the keys or tokens their endpoints expect', 'the key or token its endpoint expects')
     .replace('that they may use', 'that it may use')
     .replace(/(?:that member's|those members') apiKeys? \(judge\.panel, else judge\.apiKey; /g, 'the judge key (')

@@ -146,9 +146,9 @@ describe("a fix that counts a panel's members", () => {
     // Alone, each says its own count.
     expect(groups([one], URL_)[0]?.[1]).toMatch(/; for the 1 that answered without a usable score: use a judge model /);
     expect(groups([two], URL_)[0]?.[1]).toMatch(/; for the 2 that answered without a usable score: use a judge model /);
-    // Together it said a's "for the 1" of b's two members too.
+    // Together it said a's "for the 1" of b's two members too; the group's fix is said of more, the endpoints' too.
     expect(groups([one, two], URL_)).toEqual([
-      ['judge unreachable: HTTP 503', expect.stringMatching(/^the judge's endpoint failed: see its status or log, and run it again; for those that answered without a usable score: use a judge model /), ['a', 'b']],
+      ['judge unreachable: HTTP 503', expect.stringMatching(/^the judges' endpoints failed: see their statuses or logs, and run it again; for those that answered without a usable score: use a judge model /), ['a', 'b']],
     ]);
   });
 });
@@ -288,6 +288,56 @@ describe("a panel's members' fix names their own settings, else the judge's (doc
     expect(rendered([item('a', 1)]).cause).toBe(`  cause: judge unreachable: HTTP 503: the judge's endpoint failed: see its status or log, and run it again; for the 1 whose judge call failed: ${CALL_FAILED_HINT}`);
   });
 
+  it("2 members' endpoints that failed (5xx), missed their deadline, or whose connection failed: in the plural; 1's and a single judge's words as they were", () => {
+    const failed = "the judge's endpoint failed: see its status or log, and run it again";
+    // It read "the judge's endpoint failed: see its status or log" of 2.
+    expect(rendered([panel('a', [down])]).cause).toBe(`  cause: judge unreachable: HTTP 503: ${failed}`);
+    expect(rendered([panel('a', [down, 'HTTP 502: bad gateway'])]).cause).toBe("  cause: judge unreachable: HTTP 503: the judges' endpoints failed: see their statuses or logs, and run it again");
+    expect(rendered([panel('a', ['HTTP 401: no', down])]).cause).toContain(`; for the 1 not reached (HTTP 503): ${failed}`);
+    expect(rendered([panel('a', ['HTTP 401: no', down, down])]).cause).toContain("; for the 2 not reached (HTTP 503): the judges' endpoints failed: see their statuses or logs, and run it again");
+    // It read "... if the judge is slow, or check those members' baseUrls (...) and that it is up" of 2.
+    const late = 'no answer from the judge within 60,000 ms';
+    expect(rendered([panel('a', [down, late, late])]).cause).toContain(
+      "; for the 2 not reached (no answer in time): raise those members' timeoutMs (judge.panel, else judge.timeoutMs) in config.yml if the judges are slow, or check those members' baseUrls (judge.panel, else --judge-url (judge.baseUrl)) and that they are up",
+    );
+    const unopened = 'no connection to the judge opened within 5,000 ms';
+    expect(rendered([panel('a', [down, unopened])]).cause).toContain(
+      "; for the 1 not reached (no connection in time): the host never completed the connection (a host that is down, or a firewall that drops packets, looks like this): check that member's baseUrl (judge.panel, else --judge-url (judge.baseUrl)) and that the judge is up; raise that member's timeoutMs (judge.panel, else judge.timeoutMs) if it is only slow",
+    );
+    expect(rendered([panel('a', [down, unopened, unopened])]).cause).toContain(
+      "; for the 2 not reached (no connection in time): the hosts never completed the connections (a host that is down, or a firewall that drops packets, looks like this): check those members' baseUrls (judge.panel, else --judge-url (judge.baseUrl)) and that the judges are up; raise those members' timeoutMs (judge.panel, else judge.timeoutMs) if they are only slow",
+    );
+    const refused = 'connection refused at 127.0.0.1:9 (ECONNREFUSED)';
+    expect(rendered([panel('a', [down, refused, refused])]).cause).toContain("; for the 2 not reached (connection refused): nothing listens there: check those members' baseUrls (judge.panel, else --judge-url (judge.baseUrl)) and that the judges are running");
+    const closed = 'the connection to 127.0.0.1:9 was closed without an answer (ECONNRESET)';
+    expect(rendered([panel('a', [down, closed])]).cause).toContain("; for the 1 not reached (connection closed): see the judge's log for a crash on the request, or a proxy in front of it that closes connections");
+    expect(rendered([panel('a', [down, closed, closed])]).cause).toContain("; for the 2 not reached (connection closed): see the judges' logs for a crash on the requests, or a proxy in front of them that closes connections");
+    const unresolved = 'the host name judge.test did not resolve (ENOTFOUND)';
+    expect(rendered([panel('a', [down, unresolved, unresolved])]).cause).toContain("; for the 2 not reached (host name not resolved): check the host names in those members' baseUrls (judge.panel, else --judge-url (judge.baseUrl))");
+    const notSent = 'the request was not sent: the judge key (judge.apiKey) holds a line break or a character outside Latin-1';
+    expect(rendered([panel('a', [down, notSent])]).cause).toContain("set that member's apiKey (judge.panel, else judge.apiKey) again without the line break or the character outside Latin-1, where it is written or in the variable it is read from");
+    expect(rendered([panel('a', [down, notSent, notSent])]).cause).toContain("set those members' apiKeys (judge.panel, else judge.apiKey) again without the line break or the character outside Latin-1, where they are written or in the variables they are read from");
+    // A single judge's, byte for byte.
+    expect(rendered([single('a', down)]).cause).toBe(`  cause: judge unreachable: HTTP 503: ${failed}`);
+    expect(rendered([single('a', late)]).cause).toBe("  cause: judge unreachable: no answer from the judge within 60,000 ms: raise judge.timeoutMs in config.yml if the judge is slow, or check --judge-url (judge.baseUrl) and that it is up");
+    expect(rendered([single('a', unopened)]).cause).toBe(
+      '  cause: judge unreachable: no connection to the judge opened within 5,000 ms: the host never completed the connection (a host that is down, or a firewall that drops packets, looks like this): check --judge-url (judge.baseUrl) and that the judge is up; raise judge.timeoutMs if it is only slow',
+    );
+    expect(rendered([single('a', refused)]).cause).toBe('  cause: judge unreachable: connection refused at 127.0.0.1:9 (ECONNREFUSED): nothing listens there: check --judge-url (judge.baseUrl) and that the judge is running');
+  });
+
+  it("a panel whose every member's call failed: \"could not make the requests\" of 2; a single judge's \"the request\"", () => {
+    const failed = 'judge call failed: request body could not be made';
+    const all = (label: string, n: number, size: number): FixtureRecord =>
+      fixture(label, { verdict: 'not_evaluated', detail: `judge call failed: panel: ${n} of ${size} members gave no usable score (${size === 3 ? 2 : 3} usable needed): ${Array.from({ length: n }, (_, k) => `m${k}: ${failed}`).join('; ')}` });
+    // It read "judge call failed (panel: 2 of 3 members): agent-replay could not make the request".
+    expect(rendered([all('a', 2, 3)]).cause).toBe(`  cause: judge call failed (panel: 2 of 3 members): ${CALL_FAILED_HINTS}`);
+    expect(rendered([all('a', 3, 5), all('b', 2, 3)]).cause).toBe(`  cause: all 2: judge call failed: ${CALL_FAILED_HINTS}`);
+    // Of 1 (a panel's count read as it is written), and a single judge's, byte for byte.
+    expect(rendered([all('a', 1, 3)]).cause).toBe(`  cause: judge call failed (panel: 1 of 3 members): ${CALL_FAILED_HINT}`);
+    expect(rendered([fixture('a', { verdict: 'not_evaluated', detail: failed })]).cause).toBe(`  cause: judge call failed: request body could not be made: ${CALL_FAILED_HINT}`);
+  });
+
   it('items whose panels count the members otherwise, in one group: the words of more, which hold for both', () => {
     expect(groups([panel('a', ['HTTP 401: no']), panel('b', ['HTTP 401: no', 'HTTP 401: no'])], URL_)).toEqual([
       [
@@ -385,10 +435,11 @@ describe("a panel whose every member's judge call failed", () => {
     resetLines();
     const terminal = renderTerminal(run([panel('a'), panel('b')], { agent: { host: 'preview-42.example.com', endpoint: URL_ } }), { color: false });
     // It read "judge call failed: panel: 2 of 3 members gave no usable score (2 usable needed): m0: judge call failed: ...; m1: judge call failed: ...: agent-replay could not ...".
-    expect(terminal.split('\n').find((l) => l.startsWith('  cause: '))).toBe(`  cause: all 2: judge call failed (panel: 2 of 3 members): ${CALL_FAILED_HINT}`);
+    // Each member's request: "could not make the requests" (it read "the request").
+    expect(terminal.split('\n').find((l) => l.startsWith('  cause: '))).toBe(`  cause: all 2: judge call failed (panel: 2 of 3 members): ${CALL_FAILED_HINTS}`);
     // Beside a single judge's call that failed: one group, in the words both share.
     const single = fixture('c', { verdict: 'not_evaluated', detail: 'judge call failed: request body could not be made' });
-    expect(groups([panel('a'), single], URL_)).toEqual([['judge call failed', CALL_FAILED_HINT, ['a', 'c']]]);
+    expect(groups([panel('a'), single], URL_)).toEqual([['judge call failed', CALL_FAILED_HINTS, ['a', 'c']]]);
   });
 });
 

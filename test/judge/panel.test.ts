@@ -175,7 +175,8 @@ describe('the panel client', () => {
     expect(o.verdict).toBe('not_evaluated');
     expect(o.detail).toBe('judge call failed: panel: 2 of 3 members gave no usable score (2 usable needed): b1: judge call failed: no boundary could be drawn; b2: judge call failed: no boundary could be drawn');
     expect(judgeGaveNoVerdict(o.detail)).toBe(true);
-    expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: o.detail }, null)).toMatchObject({ key: 'judge:call-failed', hint: CALL_FAILED_HINT });
+    // Each member its own request: "could not make the requests" (it read "the request").
+    expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: o.detail }, null)).toMatchObject({ key: 'judge:call-failed', hint: CALL_FAILED_HINTS });
     await ours.close();
     // m1 answers HTTP 503 ("split PHx"): a setting of the judge's may be at fault, so the panel is unreachable;
     // how many members failed each way is said, and the cause gives each way's fix once (it read "unreachable" alone).
@@ -190,7 +191,7 @@ describe('the panel client', () => {
       what: 'judge unreachable: HTTP 503',
       hint: `the judge's endpoint failed: see its status or log, and run it again; for the 1 whose judge call failed: ${CALL_FAILED_HINT}`,
       // Said by a group of items whose panels count otherwise (src/evaluate/causes.ts, causeGroups).
-      apart: `the judge's endpoint failed: see its status or log, and run it again; for those whose judge call failed: ${CALL_FAILED_HINTS}`,
+      apart: `the judges' endpoints failed: see their statuses or logs, and run it again; for those whose judge call failed: ${CALL_FAILED_HINTS}`,
     });
     await mixed.close();
     // m1 answers without a usable score ("split PUx"): nothing was unreachable, so the panel gave no usable answer, with both fixes.
@@ -263,6 +264,41 @@ describe("a panel's members refused or not found: the fix names where each membe
   });
 });
 
+describe("a panel member's key that no HTTP header can carry: its reason names the member's key (docs/judges.md, \"Panels\")", () => {
+  /** The detail and the run's cause of a judge from config.yml, criterion "split ...". */
+  async function outcome(config: JudgeConfig, criterion: string): Promise<{ detail: string; cause: ReturnType<typeof causeOf> }> {
+    const judge = createConfiguredJudge(config);
+    try {
+      const { detail } = judgeOutcome(await judge.score(criterion, 'r'), 0.7);
+      return { detail, cause: causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null) };
+    } finally {
+      await judge.close();
+    }
+  }
+
+  it("one member's: \"that member's apiKey (judge.panel, else judge.apiKey)\", not the judge key it does not read; 2: each its own; a single judge's as it was", async () => {
+    // m0 sets a key with a line break in judge.panel; m1 answers HTTP 503; m2 scores.
+    const one = await outcome({ ...member('m0'), panel: [{ model: 'm0', apiKey: 'sk-own\n' }, { model: 'm1' }, { model: 'm2' }] }, 'split PHP');
+    // It read "openai m0: the request was not sent: the judge key (judge.apiKey) holds a line break ...".
+    expect(one.detail).toContain("openai m0: the request was not sent: that member's apiKey (judge.panel, else judge.apiKey) holds a line break");
+    expect(one.detail).not.toContain('the judge key');
+    expect(one.cause?.hint).toContain("; for the 1 not reached (its key could not be sent): set that member's apiKey (judge.panel, else judge.apiKey) again without the line break or the character outside Latin-1, where it is written or in the variable it is read from");
+    // Both members that take the judge's key (judge.apiKey): still each member's, as its fix names it.
+    const two = await outcome({ ...member('m0', { apiKey: 'sk-judge\n' }), panel: [{ model: 'm0' }, { model: 'm1' }, { model: 'm2', apiKey: 'sk-good' }] }, 'split PPP');
+    // Each member's reason bounded in the detail (its fix after "; " the cause's).
+    const cut = "the request was not sent: that member's apiKey (judge.panel, else judge.apiKey) holds a line break or a character outside Latin-1, which no HTTP header can\u2026";
+    expect(two.detail).toBe(`judge unreachable: panel: 2 of 3 members gave no usable score (2 usable needed): openai m0: ${cut}; openai m1: ${cut}`);
+    expect(two.cause).toMatchObject({
+      what: `judge unreachable: ${cut}`,
+      hint: "set those members' apiKeys (judge.panel, else judge.apiKey) again without the line break or the character outside Latin-1, where they are written or in the variables they are read from (a secret pasted with a line break)",
+    });
+    // A single judge's, byte for byte.
+    const single = await outcome(member('m0', { apiKey: 'sk-judge\n' }), 'split P');
+    expect(single.detail).toContain('judge unreachable: the request was not sent: the judge key (judge.apiKey) holds a line break');
+    expect(single.cause?.hint).toBe('set the judge key (judge.apiKey) again without the line break or the character outside Latin-1, where it is written or in the variable it is read from (a secret pasted with a line break)');
+  });
+});
+
 describe("a panel's reason in the detail: every member visible, each bounded", () => {
   const answering = (name: string, reason: string): Judge => ({
     name,
@@ -311,7 +347,7 @@ describe("a panel's members cut at their token limit: the cause gives the limit'
       key: 'judge:503:panel-cut',
       what: 'judge unreachable: HTTP 503',
       hint: `the judge's endpoint failed: see its status or log, and run it again; for the 1 cut at the token limit: ${oneCutFix}`,
-      apart: `the judge's endpoint failed: see its status or log, and run it again; for those cut at the token limit: ${panelCutFix}`,
+      apart: `the judges' endpoints failed: see their statuses or logs, and run it again; for those cut at the token limit: ${panelCutFix}`,
     });
   });
   it("some unreachable, some without a score: the address's fix and the prompt-following one, once each (it gave the address's alone)", async () => {
@@ -321,7 +357,7 @@ describe("a panel's members cut at their token limit: the cause gives the limit'
       key: 'judge:503:panel-no-score',
       what: 'judge unreachable: HTTP 503',
       hint: `the judge's endpoint failed: see its status or log, and run it again; for the 1 that answered without a usable score: ${PANEL_NO_SCORE_HINT}`,
-      apart: `the judge's endpoint failed: see its status or log, and run it again; for those that answered without a usable score: ${PANEL_NO_SCORE_HINT}`,
+      apart: `the judges' endpoints failed: see their statuses or logs, and run it again; for those that answered without a usable score: ${PANEL_NO_SCORE_HINT}`,
     });
     // All three ways: each fix once, the panel's own first.
     const five = await judged(5, 'split HULPP');

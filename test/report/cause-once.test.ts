@@ -61,9 +61,9 @@ describe('items of one cause worded differently: the cause says what they share'
 
   it("a panel's members with time limits of their own: no item's deadline in the cause, each item's on its line", () => {
     const record = run([judged('a', panel('no answer from the judge within 30,000 ms', 'no answer from the judge within 30,000 ms')), judged('b', panel('no answer from the judge within 90,000 ms (2 attempts)', 'no answer from the judge within 30,000 ms'))]);
-    // The members' own limit and address, else the judge's (docs/judges.md, "Panels").
+    // The members' own limit and address, else the judge's (docs/judges.md, "Panels"), in the plural (it read "if the judge is slow", "that it is up").
     const cause =
-      "all 2: judge unreachable: no answer from the judge: raise those members' timeoutMs (judge.panel, else judge.timeoutMs) in config.yml if the judge is slow, or check those members' baseUrls (judge.panel, else judge-base-url (judge.baseUrl)) and that it is up";
+      "all 2: judge unreachable: no answer from the judge: raise those members' timeoutMs (judge.panel, else judge.timeoutMs) in config.yml if the judges are slow, or check those members' baseUrls (judge.panel, else judge-base-url (judge.baseUrl)) and that they are up";
     const comment = renderComment(record, ctx);
     expect(comment).toContain(`**${escapeInline(cause)}**`);
     expect(comment).toContain('<br>judge unreachable: panel: 2 of 3 members gave no usable score (2 usable needed): openai m1: no answer from the judge within 90,000 ms (2 attempts);');
@@ -76,7 +76,7 @@ describe('items of one cause worded differently: the cause says what they share'
     const refused = (port: number) => `connection refused at 127.0.0.1:${port} (ECONNREFUSED)`;
     const record = run([judged('a', panel(refused(11434), refused(11434))), judged('b', panel(refused(8080), refused(8080)))]);
     const comment = renderComment(record, ctx);
-    expect(comment).toContain(`**${escapeInline("all 2: judge unreachable: connection refused: nothing listens there: check those members' baseUrls (judge.panel, else judge-base-url (judge.baseUrl)) and that the judge is running")}**`);
+    expect(comment).toContain(`**${escapeInline("all 2: judge unreachable: connection refused: nothing listens there: check those members' baseUrls (judge.panel, else judge-base-url (judge.baseUrl)) and that the judges are running")}**`);
     expect(renderHtml(record)).toContain('<h3 class="cause">all 2: judge unreachable: connection refused: nothing listens there');
     // Items worded alike keep the whole words.
     const alike = renderComment(run([judged('a', panel(refused(11434), refused(11434))), judged('b', panel(refused(11434), refused(11434)))]), ctx);
