@@ -3,11 +3,10 @@
 // of their own in the notice, the summary, compare and report.html. Each place wrote its own
 // (charAt(0).toUpperCase(), replace(/^t/, 'T'), which capitalizes only a "t"), so one could drift.
 
-import { readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { capitalized } from '../../src/words.js';
-import { sourceFiles } from '../support/source-files.js';
+import { linesMatching, srcPaths } from '../support/source-files.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 // words.ts holds the one; report.html's SCRIPT runs in the page, where no module of ours is imported.
@@ -24,15 +23,9 @@ describe("a sentence's capital", () => {
   });
 
   it('is written nowhere else in src/ (report.html\'s in-page SCRIPT apart)', () => {
-    const files = sourceFiles(join(ROOT, 'src')).map((f) => relative(ROOT, f).split('\\').join('/'));
+    const files = srcPaths(ROOT);
     expect(files).toContain('src/report/blocks.ts');
-    const offending = files
-      .filter((file) => !EXEMPT.has(file))
-      .flatMap((file) =>
-        readFileSync(join(ROOT, file), 'utf8')
-          .split('\n')
-          .flatMap((line, i) => (BY_HAND.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
-      );
+    const offending = linesMatching(ROOT, files.filter((file) => !EXEMPT.has(file)), BY_HAND);
     expect(offending).toEqual([]);
   });
 });

@@ -3,11 +3,10 @@
 // cost cap's scope and the suite edits' "checks, what is replayed or repeat changed" each joined
 // their own, so that one could drift (a comma before the last word, a missing part for none).
 
-import { readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listAndMore, listWords } from '../../src/words.js';
-import { sourceFiles } from '../support/source-files.js';
+import { linesMatching, srcPaths } from '../support/source-files.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 /** All but the last part joined by ", ", then " and " or " or " and the last: a list joined by hand. */
@@ -30,15 +29,9 @@ describe('a list in a sentence', () => {
   });
 
   it('is joined by hand nowhere else in src/', () => {
-    const files = sourceFiles(join(ROOT, 'src')).map((f) => relative(ROOT, f).split('\\').join('/'));
+    const files = srcPaths(ROOT);
     expect(files).toContain('src/report/layout.ts');
-    const offending = files
-      .filter((file) => file !== 'src/words.ts')
-      .flatMap((file) =>
-        readFileSync(join(ROOT, file), 'utf8')
-          .split('\n')
-          .flatMap((line, i) => (BY_HAND.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
-      );
+    const offending = linesMatching(ROOT, files.filter((file) => file !== 'src/words.ts'), BY_HAND);
     expect(offending).toEqual([]);
   });
 });
@@ -54,15 +47,9 @@ describe('a list cut, the rest counted', () => {
   });
 
   it('is written by hand nowhere else in src/ (the facts\' detail apart)', () => {
-    const files = sourceFiles(join(ROOT, 'src')).map((f) => relative(ROOT, f).split('\\').join('/'));
+    const files = srcPaths(ROOT);
     expect(files).toContain('src/report/blocks.ts');
-    const offending = files
-      .filter((file) => !MORE_EXEMPT.has(file))
-      .flatMap((file) =>
-        readFileSync(join(ROOT, file), 'utf8')
-          .split('\n')
-          .flatMap((line, i) => (MORE_BY_HAND.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
-      );
+    const offending = linesMatching(ROOT, files.filter((file) => !MORE_EXEMPT.has(file)), MORE_BY_HAND);
     expect(offending).toEqual([]);
   });
 });
