@@ -1,6 +1,7 @@
 // Words for counts that every layer shares (evaluate/, report/, calibrate/): "3 fixtures", "1,234";
-// a list in a sentence ("a, b and c": listWords); a shell word, for the commands a fix or a notice
-// gives to paste (shownShellWord); a sentence's capital;
+// a list in a sentence ("a, b and c": listWords; cut, the rest counted, "a, b and 3 more":
+// listAndMore); a shell word, for the commands a fix or a notice gives to paste (shownShellWord); a
+// sentence's capital;
 // a text on a terminal's line (terminalLine: a path a message names, whatever layer writes it); a
 // value quoted as JSON inside a message (shownJson); the head of a text cut by length, whole characters (headOf).
 // Pure; written once here so the layers cannot drift apart on how a count reads.
@@ -59,6 +60,17 @@ export function turnWords(index: number): string {
 export function listWords(parts: readonly string[], word: 'and' | 'or' = 'and'): string {
   if (parts.length <= 1) return parts[0] ?? '';
   return `${parts.slice(0, -1).join(', ')} ${word} ${parts[parts.length - 1] as string}`;
+}
+
+/**
+ * A list cut after its first `most` items, the rest counted: "a, b, c and 4 more" ("a, b" when none
+ * is cut; digits grouped as every count, "and 1,234 more"); `show` writes each item shown. No "and"
+ * before the last item shown: the count of the rest closes the list.
+ */
+export function listAndMore<T>(parts: readonly T[], most: number, show: (part: T) => string): string {
+  const shown = parts.slice(0, most).map(show);
+  const more = parts.length - shown.length;
+  return more > 0 ? `${shown.join(', ')} and ${thousands(more)} more` : shown.join(', ');
 }
 
 /** `s` with its first letter a capital: words written to follow a colon, opening a sentence of their own (a refusal under its heading, a line's head). */

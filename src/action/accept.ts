@@ -15,7 +15,7 @@ import type { GitHubApi, IssueComment, LabelEvent, LabelEventsPage, PullWithLabe
 import { ACTIONS_BOT_LOGIN, commentPastBound, findStickyComment, isOwnComment } from '../github/sticky.js';
 import { isGitHubError, type GitHubError } from '../github/errors.js';
 import { deadlineWords, gitHubAnswer, gitHubFailure, gitHubTrouble } from './github-words.js';
-import { capitalized, labelWord, shownJson, shownShellQuote, thousands } from '../words.js';
+import { capitalized, labelWord, listAndMore, shownJson, shownShellQuote } from '../words.js';
 import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSummary, renderComment, type AcceptanceView, type AcceptSummary, type AcceptSummaryComment, type ReportContext } from '../report/index.js';
 import type { GateView } from '../report/model.js';
 import { clip, escapeInline, inertText, terminalLine } from '../report/escape.js';
@@ -475,7 +475,7 @@ function acceptedInMessage(message: string): string[] {
 
 /** The labels a baseline commit's headline names: the first three, then how many more, grouped ("a, b, c and 1,197 more"). */
 export function acceptedShown(labels: readonly string[]): string {
-  return labels.length <= 3 ? labels.join(', ') : `${labels.slice(0, 3).join(', ')} and ${thousands(labels.length - 3)} more`;
+  return listAndMore(labels, 3, (l) => l);
 }
 
 function commitMessage(plan: AcceptPlan, found: Found, suite: string | null): { headline: string; body: string } {

@@ -13,7 +13,7 @@ import { suiteEditsParts } from './suite-edits.js';
 import { spendText } from './spend.js';
 import { tooFewText } from './rates.js';
 import { usageText } from './usage.js';
-import { capitalized, durationText } from '../words.js';
+import { capitalized, durationText, listAndMore } from '../words.js';
 import { estimateText, flakyByTheJudge, flakyByTheJudgeWords, gateFailsText, gateShown, headlineParts, headlineText, itemsCount, itemsNoun, meaningModelShown, personasOf, plural, probesCount, removedShown, SECTION_ORDER, shortSha, thousands, topCauseText, type GateView, type Item, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
 import { NBSP } from './wrap.js';
@@ -203,10 +203,9 @@ export function judgeFallbackLine(run: RunRecord): string | null {
 
 const LISTED = 30;
 
+/** Names (labels, conversations) in a sentence: the first 30 as code spans, then "and N more". */
 export function labelList(labels: readonly string[]): string {
-  const shown = labels.slice(0, LISTED).map((l) => codeSpan(clip(l, LIMITS.label)));
-  const more = labels.length - shown.length;
-  return more > 0 ? `${shown.join(', ')} and ${thousands(more)} more` : shown.join(', ');
+  return listAndMore(labels, LISTED, (l) => codeSpan(clip(l, LIMITS.label)));
 }
 
 /**

@@ -24,6 +24,7 @@ import { clip, codeSpan, escapeHtmlInline, escapeInline, listItem } from './esca
 import { LIMITS } from './item-parts.js';
 import { personasOf, plural, shortSha, thousands } from './model.js';
 import type { Profile } from './profile.js';
+import { labelList } from './blocks.js';
 
 /** Rows of one group table, and labels or conversations listed, before "and N more". */
 export const LISTED_ROWS = 30;
@@ -123,27 +124,21 @@ function groupTables(run: RunRecord): string[] {
   return [...groupTable('conversation', r.byConversation, false), ...groupTable('file', r.byFile, true), ...groupTable('persona', r.byPersona, false)];
 }
 
-function nameList(names: readonly string[]): string {
-  const shown = names.slice(0, LISTED_ROWS).map((n) => codeSpan(clip(n, LIMITS.label)));
-  const more = names.length - shown.length;
-  return more > 0 ? `${shown.join(', ')} and ${thousands(more)} more` : shown.join(', ');
-}
-
 function coverageLines(run: RunRecord, prev: PreviousRunView | null | undefined): string[] {
   const cov = coverageOf(run);
   if (!cov) return [];
   const lines: string[] = [];
   const visited = cov.listed.length - cov.gaps.length;
   lines.push(`**Coverage**: ${thousands(visited)} of ${plural(cov.listed.length, 'listed conversation', 'listed conversations')} visited.`);
-  if (cov.gaps.length > 0) lines.push(`- Never visited (gaps): ${nameList(cov.gaps)}`);
-  if (cov.unknown.length > 0) lines.push(`- Visited but not listed in \`coverage.conversations\`: ${nameList(cov.unknown)}`);
+  if (cov.gaps.length > 0) lines.push(`- Never visited (gaps): ${labelList(cov.gaps)}`);
+  if (cov.unknown.length > 0) lines.push(`- Visited but not listed in \`coverage.conversations\`: ${labelList(cov.unknown)}`);
   const change = prev && 'comparison' in prev ? prev.comparison.coverage?.change : null;
   if (change) {
     const moves: string[] = [];
-    if (change.newGaps.length > 0) moves.push(`new gaps ${nameList(change.newGaps)}`);
-    if (change.closedGaps.length > 0) moves.push(`gaps closed ${nameList(change.closedGaps)}`);
-    if (change.newUnknown.length > 0) moves.push(`newly unknown ${nameList(change.newUnknown)}`);
-    if (change.goneUnknown.length > 0) moves.push(`no longer unknown ${nameList(change.goneUnknown)}`);
+    if (change.newGaps.length > 0) moves.push(`new gaps ${labelList(change.newGaps)}`);
+    if (change.closedGaps.length > 0) moves.push(`gaps closed ${labelList(change.closedGaps)}`);
+    if (change.newUnknown.length > 0) moves.push(`newly unknown ${labelList(change.newUnknown)}`);
+    if (change.goneUnknown.length > 0) moves.push(`no longer unknown ${labelList(change.goneUnknown)}`);
     lines.push(`- Since the previous run: ${moves.length > 0 ? moves.join('; ') : 'no change'}.`);
   }
   return [lines.join('\n')];

@@ -23,7 +23,7 @@ import type { Profile } from './profile.js';
 import { errorTurn, type Own } from './cause-details.js';
 import { faultLine, liveWords, simulationFacts, SOURCE_WORDS } from './simulation.js';
 import { sourceMark } from './trace.js';
-import { capitalized, isolatedCall, isolatedJson, turnWords } from '../words.js';
+import { capitalized, isolatedCall, isolatedJson, listAndMore, turnWords } from '../words.js';
 import { keepQuantitiesWhole } from './wrap.js';
 
 const CELL = { expected: 160, why: 300, json: 80, calls: 3 } as const;
@@ -520,8 +520,7 @@ function agentLine(t: Turn): string {
   if (t.outcome !== null) parts.push(`outcome ${codeSpan(clip(t.outcome, LIMITS.label))}`);
   if (t.offTrack.length > 0) {
     // A string is text; any other value is JSON as the record holds it, left to right (codeSpan json).
-    const shown = t.offTrack.slice(0, 3).map((o) => (typeof o === 'string' ? codeSpan(clip(o, CELL.json)) : codeSpan(clip(jsonText(o), CELL.json), { json: true })));
-    parts.push(`off-track ${shown.join(', ')}${t.offTrack.length > 3 ? ` and ${thousands(t.offTrack.length - 3)} more` : ''}`);
+    parts.push(`off-track ${listAndMore(t.offTrack, 3, (o) => (typeof o === 'string' ? codeSpan(clip(o, CELL.json)) : codeSpan(clip(jsonText(o), CELL.json), { json: true })))}`);
   }
   return parts.join(' · ');
 }

@@ -7,7 +7,7 @@ import { posix } from 'node:path';
 import * as z from 'zod';
 import { defaultConfig, type Config } from '../config.js';
 import { substituteEnv, type EnvLimit } from './env.js';
-import { allowedKeysAt, quotedNumber, siblingsAt, suggest, translateZodIssues, type ConfigIssue } from './issues.js';
+import { allowedKeysAt, quotedNumber, siblingsAt, suggest, translateZodIssues, valueAt, type ConfigIssue } from './issues.js';
 import { colonsLeftOutOfIssues, pathText, type PathSegment, type SourceFile } from './yaml/index.js';
 import { onFirstUse } from '../patterns.js';
 import { blockTextAtKeys } from './item-file.js';
@@ -302,16 +302,16 @@ function soundPart(schema: z.ZodType, key: string, written: unknown, resolved: u
       // range, and is not said again as `minPass 5` with another example.
       if (issue.code === 'invalid_type' && path.length > 0) {
         if (replaced.has(JSON.stringify(path))) continue;
-        const meant = quotedNumber(schema, path, valueAtPath(values[0], path), siblingsAt(values[0], path));
-        if (meant !== null && values.every((v) => valueAtPath(v, path) === valueAtPath(values[0], path))) {
-          for (const v of values) (valueAtPath(v, path.slice(0, -1)) as Record<string, unknown>)[String(path.at(-1))] = meant;
+        const meant = quotedNumber(schema, path, valueAt(values[0], path), siblingsAt(values[0], path));
+        if (meant !== null && values.every((v) => valueAt(v, path) === valueAt(values[0], path))) {
+          for (const v of values) (valueAt(v, path.slice(0, -1)) as Record<string, unknown>)[String(path.at(-1))] = meant;
           replaced.add(JSON.stringify(path));
           continue;
         }
       }
       let target = path;
       // A required key that is missing: its mapping goes.
-      if (values.every((v) => valueAtPath(v, target) === undefined)) target = target.slice(0, -1);
+      if (values.every((v) => valueAt(v, target) === undefined)) target = target.slice(0, -1);
       // An item of a list: the whole list, so that no other item takes its index.
       while (typeof target.at(-1) === 'number') target = target.slice(0, -1);
       if (target.length === 0) return null;
@@ -325,18 +325,9 @@ function soundPart(schema: z.ZodType, key: string, written: unknown, resolved: u
   return null;
 }
 
-function valueAtPath(data: unknown, path: readonly PathSegment[]): unknown {
-  let v: unknown = data;
-  for (const seg of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<string, unknown>)[String(seg)];
-  }
-  return v;
-}
-
 /** Deletes the key at `path` (its last segment) from its mapping; false when there was none. */
 function remove(data: unknown, path: readonly PathSegment[]): boolean {
-  const parent = valueAtPath(data, path.slice(0, -1));
+  const parent = valueAt(data, path.slice(0, -1));
   const last = path.at(-1);
   if (!isMapping(parent) || last === undefined || !Object.hasOwn(parent, String(last))) return false;
   delete (parent as Record<string, unknown>)[String(last)];

@@ -88,7 +88,8 @@ export function describeValue(value: unknown): string {
   return typeof value;
 }
 
-function valueAt(data: unknown, path: readonly PathSegment[]): unknown {
+/** The value at `path` in parsed data (keys and list indexes); undefined when the path leads through a value that is not a mapping or a list. */
+export function valueAt(data: unknown, path: readonly PathSegment[]): unknown {
   let v: unknown = data;
   for (const seg of path) {
     if (v === null || typeof v !== 'object') return undefined;

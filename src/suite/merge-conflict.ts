@@ -5,16 +5,12 @@
 // its first line, with the lines to delete to keep either side (docs/troubleshooting.md).
 
 import type { ConfigIssue } from './issues.js';
+import { lineRange, lineSpan } from './yaml/moved.js';
 
 const OPEN = /^<{7}(?: (.*))?$/;
 const BASE = /^\|{7}(?: .*)?$/;
 const MIDDLE = /^={7}$/;
 const CLOSE = /^>{7}(?: (.*))?$/;
-
-/** `3`, `3 to 5`. */
-function span(from: number, to: number): string {
-  return from === to ? String(from) : `${String(from)} to ${String(to)}`;
-}
 
 /** `lines 3 and 5 to 7`, `line 3`: the spans (in order) that are not empty, those that touch joined. */
 function lines(spans: readonly [number, number][]): string {
@@ -25,8 +21,8 @@ function lines(spans: readonly [number, number][]): string {
     if (last !== undefined && from === last[1] + 1) last[1] = to;
     else said.push([from, to]);
   }
-  const one = said.length === 1 && (said[0] as [number, number])[0] === (said[0] as [number, number])[1];
-  return `line${one ? '' : 's'} ${said.map(([from, to]) => span(from, to)).join(' and ')}`;
+  if (said.length === 1) return lineRange(...(said[0] as [number, number]));
+  return `lines ${said.map(([from, to]) => lineSpan(from, to)).join(' and ')}`;
 }
 
 /** One merge conflict (conflictsIn): its `<<<<<<<` line, what it is and the fix. */

@@ -3,24 +3,16 @@
 // of their own in the notice, the summary, compare and report.html. Each place wrote its own
 // (charAt(0).toUpperCase(), replace(/^t/, 'T'), which capitalizes only a "t"), so one could drift.
 
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { capitalized } from '../../src/words.js';
+import { linesMatching, srcPaths } from '../support/source-files.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 // words.ts holds the one; report.html's SCRIPT runs in the page, where no module of ours is imported.
 const EXEMPT = new Set(['src/words.ts', 'src/report/html/assets.ts']);
 /** A first letter made a capital by hand: charAt(0)/[0]/slice(0, 1) upper-cased, or a replace of the first character. */
 const BY_HAND = /(?:charAt\(0\)|\[0\]\??|slice\(0, ?1\))\.toUpperCase\(\)|\.replace\(\/\^(?:\.|[a-z])\/, /;
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const full = join(dir, e.name);
-    if (e.isDirectory()) return sources(full);
-    return e.name.endsWith('.ts') ? [relative(ROOT, full).split('\\').join('/')] : [];
-  });
-}
 
 describe("a sentence's capital", () => {
   it('is capitalized of src/words.ts: the first letter only, the rest as it was', () => {
@@ -31,15 +23,9 @@ describe("a sentence's capital", () => {
   });
 
   it('is written nowhere else in src/ (report.html\'s in-page SCRIPT apart)', () => {
-    const files = sources(join(ROOT, 'src'));
+    const files = srcPaths(ROOT);
     expect(files).toContain('src/report/blocks.ts');
-    const offending = files
-      .filter((file) => !EXEMPT.has(file))
-      .flatMap((file) =>
-        readFileSync(join(ROOT, file), 'utf8')
-          .split('\n')
-          .flatMap((line, i) => (BY_HAND.test(line) ? [`${file}:${i + 1}: ${line.trim()}`] : [])),
-      );
+    const offending = linesMatching(ROOT, files.filter((file) => !EXEMPT.has(file)), BY_HAND);
     expect(offending).toEqual([]);
   });
 });

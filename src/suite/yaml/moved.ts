@@ -19,7 +19,7 @@ export function isBlank(line: string): boolean {
 /** A fix's last line naming the item's next lines (1-based, in order) to move as its "-" does; '' when none. */
 export function alsoMoved(next: readonly number[], shift: number, way: 'left' | 'right' = 'left'): string {
   if (next.length === 0) return '';
-  return movedLines(next.length === 1 ? `line ${String(next[0])}` : `lines ${String(next[0])} to ${String(next[next.length - 1])}`, shift, way);
+  return movedLines(lineRange(next[0] as number, next[next.length - 1] as number), shift, way);
 }
 
 /** A fix's last line moving the lines `named` ("line 6", "lines 4 to 7, line 9") by `shift` spaces. */
@@ -66,6 +66,16 @@ export function emptyItemWords(lines: readonly string[], w: { from: number; firs
     message: `the "-" on line ${String(w.from)} has nothing after it, and line ${String(w.first)} under it is indented by ${spacesWord(w.at)}, no deeper than the "-", so YAML reads the item as empty and ${w.readAs}${others}`,
     fix: `indent ${more.length === 0 ? 'the item\'s lines deeper than the "-"' : 'each item\'s lines deeper than its "-"'}: by ${plural(deep, 'space', 'spaces')}, so that ${reads(w)}${more.map((m) => `\n  and ${reads(m)}`).join('')}${alone}`,
   };
+}
+
+/** A span of lines without the word "line": "5", "5 to 8". */
+export function lineSpan(from: number, to: number): string {
+  return from === to ? String(from) : `${String(from)} to ${String(to)}`;
+}
+
+/** A span of lines in words: "line 5", "lines 5 to 8" (every fix and message that names a span writes it so). */
+export function lineRange(from: number, to: number): string {
+  return `${from === to ? 'line' : 'lines'} ${lineSpan(from, to)}`;
 }
 
 /** Lines in words: "line 5", "lines 5 and 8", "lines 5, 8 and 11". */

@@ -7,7 +7,7 @@ import { documentSource, type Position, type SourceFile, type YamlSyntaxError } 
 import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, scanFlow, unclosedFlow, withoutStrayCloser, type FlowIndentSlip, type FlowSlip } from './flow.js';
 import { splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
 
-import { alsoMoved, blockTextWords, emptyItemWords, indentOf, isBlank, linesWord, spacesWord } from './moved.js';
+import { alsoMoved, blockTextWords, emptyItemWords, indentOf, isBlank, lineRange, linesWord, spacesWord } from './moved.js';
 import { DUPLICATE_KEY_MESSAGE, onlyDuplicateKeys, SYNTAX_FIX } from './syntax-kinds.js';
 
 export { onlyDuplicateKeys, SYNTAX_FIX };
@@ -1058,7 +1058,7 @@ function itemAtKeyColumn(src: SourceFile, said: number): ItemAtKeys | null {
   for (let k = n + 1; k <= to; k += 1) if (!isBlank(lines[k - 1] as string)) next.push(k);
   const keyName = (k: number): string => shownJson((KEY_LINE.exec(lines[k - 1] as string)?.[2] as string).replace(/^["']|["']$/g, ''));
   const written = (lines[n - 1] as string).slice(column);
-  const lineList = (ls: readonly number[]): string => (ls.length === 1 ? `line ${String(ls[0])}` : `lines ${String(ls[0])} to ${String(ls.at(-1))}`);
+  const lineList = (ls: readonly number[]): string => lineRange(ls[0] as number, ls.at(-1) as number);
   const listAt = under < 0 ? null : ITEM_LINE.exec(lines[under - 1] as string);
   const opens = (k: number): boolean => /:\s*(?:#.*)?$/.test(lines[k - 1] as string);
   /** The issue at the item's "-" (`what`: where its column is), for every error from the line the parser names to the item's last. */
