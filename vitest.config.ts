@@ -27,6 +27,10 @@ export default defineConfig({
     // imports dynamically (test/suite/yaml-package.test.ts); shared test builders reset their
     // counters (test/report/fixtures.ts resetLines).
     isolate: false,
+    // With one module graph per worker, an environment variable a test stubs (vi.stubEnv) outlived
+    // it into the next file of the worker: GITHUB_OUTPUT left naming a removed workspace failed an
+    // in-process accept job's core.setOutput two files later. Every stub is undone after its test.
+    unstubEnvs: true,
     // The entries bundled for the tests that start them as child processes; GitHub's OpenAPI
     // description trimmed for the fake GitHub server (openapi-trim.ts), both kept between runs under
     // the hash of what they are made from (setup-cache.ts); the one line saying the browser tests
