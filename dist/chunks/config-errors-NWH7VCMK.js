@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderConfigErrors,terminalIssue}from"./chunk-XVAC7JB5.js";import"./chunk-GWP5KEU4.js";import"./chunk-JVKB3N63.js";import"./chunk-UCJBTXQP.js";import"./chunk-FKVYACLW.js";import"./chunk-SE6PJZET.js";import"./chunk-YHPYQG27.js";import"./chunk-3Q2EM4YM.js";import"./chunk-VQABKZ3Y.js";import"./chunk-QM5LHI6K.js";import"./chunk-LFTX5AKF.js";import"./chunk-6BPKDHAS.js";export{renderConfigErrors,terminalIssue};
