@@ -113,7 +113,7 @@ export function incompleteBlock(run: RunRecord): string | null {
   // The shard numbers are validated integers; the names of excluded files are untrusted text.
   const inc = run.incomplete;
   return (
-    `> [!WARNING]\n> **${incompleteText({ ...inc, foreign: inc.foreign.slice(0, 5).map((f) => escapeInline(clip(f, LIMITS.ref))) })}${inc.foreign.length > 5 ? ` +${inc.foreign.length - 5} more` : ''}.** ` +
+    `> [!WARNING]\n> **${incompleteText({ ...inc, foreign: inc.foreign.slice(0, 5).map((f) => escapeInline(clip(f, LIMITS.ref))) })}${inc.foreign.length > 5 ? ` +${thousands(inc.foreign.length - 5)} more` : ''}.** ` +
     `This report merges only the shards it was given: the items of a missing shard are not counted here and are not removed.`
   );
 }

@@ -385,7 +385,7 @@ function fixtureLines(v: FixtureView, style: { mark: string; colour: Colour }, i
 function groupsLine(what: string, groups: readonly AgreementGroup[]): string | null {
   if (groups.length === 0) return null;
   const shown = groups.slice(0, 12).map((g) => `${terminalLine(clip(g.key, 80))} ${formatAgreement(g)}`);
-  const more = groups.length > shown.length ? ` · and ${groups.length - shown.length} more` : '';
+  const more = groups.length > shown.length ? ` · and ${thousands(groups.length - shown.length)} more` : '';
   return `  by ${what}: ${shown.join(' · ')}${more}`;
 }
 

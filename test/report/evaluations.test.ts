@@ -244,3 +244,19 @@ describe('size', () => {
     expect(out).toContain('coverage: never visited: orders · not listed: main\n');
   });
 });
+
+describe('groups past the terminal line', () => {
+  it('counts the groups not shown with their digits grouped, as every count is: "and 1,001 more"', () => {
+    const fixtures = Array.from({ length: 1013 }, (_, i) => fixture(`f${i}`, { file: `.agent-replay/fixtures/f${String(i).padStart(4, '0')}.yml` }));
+    const out = renderTerminal(run(fixtures), { color: false });
+    expect(out).toMatch(/by file: \.agent-replay\/fixtures\/f0000\.yml 100% · .* · and 1,001 more\n/);
+  });
+});
+
+describe('an incomplete merge that excluded many files', () => {
+  it('counts the files not named with their digits grouped: "+1,005 more"', () => {
+    const foreign = Array.from({ length: 1010 }, (_, i) => `shard-${i}.json (another suite)`);
+    const comment = renderComment(run([fixture('a')], { incomplete: { total: 2, suiteHash: 'h', missing: [], foreign } }), ctx);
+    expect(comment).toContain(' +1,005 more.**');
+  });
+});
