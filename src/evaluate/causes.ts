@@ -552,32 +552,43 @@ function proxyCause(reason: string, who: string, toward: string, file: string): 
  * end: its body stalled past the deadline, or its connection closed before the end
  * (src/judge/http.ts); or one that came and was not HTTP, or in a form not read (answerNotRead). It
  * was reached, so it is not "unreachable", and its status is no HTTP error. Null for any other reason.
- * `s`: the settings its fix names, when not the client's own (a panel's members': memberSettings).
+ * `s`: the settings its fix names, when not the client's own (a panel's members': memberSettings);
+ * of 2 or more members, its words in the plural, as downHint's ("the judges answered and their bodies stopped").
  */
 export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'meaning judge', s?: ModelSettings): Cause | null {
+  // Of 2 or more of a panel's members, each its own endpoint and answer: said in the plural.
+  const more = (s?.members ?? 1) > 1;
+  const [whose, them] = more ? [`the ${who}s'`, 'them'] : [`the ${who}'s`, 'it'];
   // Something answered at its address, and not in HTTP (another service on its port), or with a body of another length than its header says (src/judge/http.ts).
   const bad = new RegExp(`^the ${who} at \\S+ gave (an answer that is not valid HTTP|a body of another length than its Content-Length|an answer with headers of more than (\\d+) KB)`).exec(reason);
   if (bad?.[2] !== undefined) {
-    return { key: `${who}:headers`, what: `the ${who} answered with headers of more than ${bad[2]} KB, the most read`, hint: `see what makes the ${who}, or a gateway or proxy in front of it, send that many headers` };
+    return { key: `${who}:headers`, what: `the ${who} answered with headers of more than ${bad[2]} KB, the most read`, hint: `see what makes the ${who}${more ? 's' : ''}, or a gateway or proxy in front of ${them}, send that many headers` };
   }
   if (bad !== null) {
     const setting = s?.url ?? baseUrlSetting(`the ${who}`);
     return bad[1] === 'an answer that is not valid HTTP'
-      ? { key: `${who}:not-http`, what: `the ${who} answered with something that is not HTTP`, hint: `something other than the ${who}'s HTTP server answers there: check the port in ${setting}` }
-      : { key: `${who}:length`, what: `the ${who} answered with a body of another length than its Content-Length`, hint: `see the ${who}'s log, or that of a gateway or proxy in front of it` };
+      ? { key: `${who}:not-http`, what: `the ${who} answered with something that is not HTTP`, hint: `something other than ${whose} HTTP server${more ? 's' : ''} answers there: check the port in ${setting}` }
+      : { key: `${who}:length`, what: `the ${who} answered with a body of another length than its Content-Length`, hint: `see ${logsOf(whose, more)}` };
   }
-  const answer = answerNotRead(reason, who, s?.url);
+  const answer = answerNotRead(reason, who, s?.url, more);
   if (answer !== null) return answer;
   const cut = /answer \(HTTP \d{3}\) (?:did not end within (\d[\d,]*) ms|(broke off before its end))/.exec(reason);
   if (cut === null) return null;
+  const answered = more ? `the ${who}s answered and their` : `the ${who} answered and its`;
   if (cut[2] !== undefined) {
-    return { key: `${who}:broke-off`, what: `the ${who}'s answer broke off before its end`, hint: `the ${who} answered and its connection closed mid-answer: see its log, or that of a gateway or proxy in front of it` };
+    return { key: `${who}:broke-off`, what: `the ${who}'s answer broke off before its end`, hint: `${answered} ${more ? 'connections' : 'connection'} closed mid-answer: see ${logsOf(more ? 'their' : 'its', more)}` };
   }
+  const stalls = more ? `${who}s or gateways in front of them that stall` : `a ${who} or a gateway in front of it that stalls`;
   return {
     key: `${who}:ended`,
     what: `the ${who}'s answer did not end within ${msGrouped(cut[1] ?? '')} ms`,
-    hint: `the ${who} answered and its body stopped: a ${who} or a gateway in front of it that stalls; raise ${s === undefined ? 'judge.timeoutMs' : limitOf(s, 'timeoutMs')} if it is only slow`,
+    hint: `${answered} ${more ? 'bodies' : 'body'} stopped: ${stalls}; raise ${s === undefined ? 'judge.timeoutMs' : limitOf(s, 'timeoutMs')} if ${more ? 'they are' : 'it is'} only slow`,
   };
+}
+
+/** Where a client's answer that did not end well is seen, `whose` its: "the judge's log, or that of a gateway or proxy in front of it"; of 2 or more of a panel's members, "their logs, or those of ... in front of them". */
+function logsOf(whose: string, more: boolean): string {
+  return more ? `${whose} logs, or those of a gateway or proxy in front of them` : `${whose} log, or that of a gateway or proxy in front of it`;
 }
 
 /**
@@ -595,23 +606,25 @@ function refusedCertificate(reason: string, who: 'judge' | 'simulator'): Cause |
  * handshake answered with an alert, a TLS port that answered without TLS, a body that is not JSON,
  * in a coding not read, or too large. Said "gave no usable answer: ..." since 2026-12-06,
  * "unreachable: ..." before (an alert: "unreachable: a connection error (ERR_SSL_..._ALERT_...)"):
- * one cause either way. Null for any other reason. `url`: where its address is set, when not the client's own (a panel's members').
+ * one cause either way. Null for any other reason. `url`: where its address is set, when not the client's own (a panel's members');
+ * `more`: said of 2 or more of a panel's members, in the plural (unfinishedAnswer).
  */
-function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning judge', url?: string): Cause | null {
+function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning judge', url?: string, more = false): Cause | null {
   const setting = url ?? baseUrlSetting(`the ${who}`);
+  const [endpoint, it] = more ? [`the ${who}s' endpoints`, 'them'] : [`the ${who}'s endpoint`, 'it'];
   // Its own alert ("it answered ...", before 2026-12-06 "a connection error (...)"), not a proxy's (proxyFaultCause).
   const alert = tlsAlert(/^(?:it answered the TLS handshake with an alert: [a-z0-9 ]+ |a connection error )\((ERR_SSL_[A-Z0-9_/]+)\)/.exec(reason)?.[1]);
   if (alert !== null) return { key: `${who}:tls-alert:${alert.code}`, what: `the ${who} ${tlsAlertText(alert)}`, hint: tlsAlertFix(setting) };
   const plain = /^it answered without TLS \(([A-Z0-9_]+)\)/.exec(reason);
   if (plain !== null) return { key: `${who}:not-tls`, what: `the ${who} answered without TLS (${plain[1] ?? ''})`, hint: `the server speaks plain HTTP there, not HTTPS: write ${setting} with http://` };
   if (reason.startsWith(STREAMED)) {
-    return { key: `${who}:stream`, what: `the ${who} answered with a stream of server-sent events, not one JSON answer`, hint: `turn streaming off at the ${who}'s endpoint or the proxy in front of it: agent-replay sends no "stream": true and reads one JSON body` };
+    return { key: `${who}:stream`, what: `the ${who} answered with a stream of server-sent events, not one JSON answer`, hint: `turn streaming off at ${endpoint} or the proxy in front of ${it}: agent-replay sends no "stream": true and reads one JSON body` };
   }
   if (/^response is not JSON\b/.test(reason)) {
-    return { key: `${who}:not-json`, what: `the ${who} answered with a body that is not JSON`, hint: `check that ${setting} is the API's base URL (an HTML page answers a wrong path), and see the ${who}'s log` };
+    return { key: `${who}:not-json`, what: `the ${who} answered with a body that is not JSON`, hint: `check that ${setting} is the API's base URL (an HTML page answers a wrong path), and see ${more ? `the ${who}s' logs` : `the ${who}'s log`}` };
   }
   if (/^response (?:is encoded as "|says it is encoded as )/.test(reason)) {
-    return { key: `${who}:encoding`, what: `the ${who} answered in a coding agent-replay does not read`, hint: `turn off that compression at the ${who}'s endpoint or a proxy in front of it (gzip, deflate and br are read) (${docsUrl('judges.md', 'Compressed answers')})` };
+    return { key: `${who}:encoding`, what: `the ${who} answered in a coding agent-replay does not read`, hint: `turn off that compression at ${endpoint} or a proxy in front of ${it} (gzip, deflate and br are read) (${docsUrl('judges.md', 'Compressed answers')})` };
   }
   if (/^response is larger than /.test(reason)) {
     return { key: `${who}:too-large`, what: `the ${who}'s answer is larger than agent-replay reads`, hint: `check that ${setting} is the API's base URL, not a file or a stream that never ends` };

@@ -326,6 +326,42 @@ describe("a panel's members' fix names their own settings, else the judge's (doc
     expect(rendered([single('a', refused)]).cause).toBe('  cause: judge unreachable: connection refused at 127.0.0.1:9 (ECONNREFUSED): nothing listens there: check --judge-url (judge.baseUrl) and that the judge is running');
   });
 
+  it("2 members whose answer did not end, broke off or came in a form not read: \"the judges answered and their bodies stopped\"; 1's and a single judge's words as they were", () => {
+    const ended = "the judge's answer (HTTP 200) did not end within 200 ms";
+    const broke = "the judge's answer (HTTP 200) broke off before its end: the connection was closed (UND_ERR_SOCKET)";
+    const prose = 'no usable score in output: "fine"';
+    // It read "the judge answered and its body stopped: a judge or a gateway in front of it that stalls; raise those members' timeoutMs (...) if it is only slow" of 2.
+    expect(rendered([panel('a', [ended, ended], true)]).cause).toBe(
+      "  cause: the judge's answer did not end within 200 ms: the judges answered and their bodies stopped: judges or gateways in front of them that stall; raise those members' timeoutMs (judge.panel, else judge.timeoutMs) if they are only slow",
+    );
+    expect(rendered([panel('a', [prose, ended, ended], true)]).cause).toContain(
+      "; for the 2 whose answer could not be read: the judges answered and their bodies stopped: judges or gateways in front of them that stall; raise those members' timeoutMs (judge.panel, else judge.timeoutMs) if they are only slow",
+    );
+    expect(rendered([panel('a', [prose, ended], true)]).cause).toContain(
+      "; for the 1 whose answer could not be read: the judge answered and its body stopped: a judge or a gateway in front of it that stalls; raise that member's timeoutMs (judge.panel, else judge.timeoutMs) if it is only slow",
+    );
+    // It read "the judge answered and its connection closed mid-answer: see its log, ..." of 2.
+    expect(rendered([panel('a', [broke, broke], true)]).cause).toBe(
+      "  cause: the judge's answer broke off before its end: the judges answered and their connections closed mid-answer: see their logs, or those of a gateway or proxy in front of them",
+    );
+    expect(rendered([panel('a', [prose, broke], true)]).cause).toContain("; for the 1 whose answer could not be read: the judge answered and its connection closed mid-answer: see its log, or that of a gateway or proxy in front of it");
+    // An answer in a form not read: the judges' logs and endpoints, of 2 ("see the judge's log" before).
+    const of2 = (reason: string): string | undefined => rendered([panel('a', [reason, reason], true)]).cause;
+    expect(of2('response is not JSON (text/html)')).toMatch(/is the API's base URL \(an HTML page answers a wrong path\), and see the judges' logs$/);
+    expect(of2('the judge at 127.0.0.1:9 gave a body of another length than its Content-Length (UND_ERR_RES_CONTENT_LENGTH_MISMATCH)')).toMatch(/: see the judges' logs, or those of a gateway or proxy in front of them$/);
+    expect(of2('the judge at 127.0.0.1:9 gave an answer with headers of more than 16 KB, the most read (UND_ERR_HEADERS_OVERFLOW)')).toMatch(/: see what makes the judges, or a gateway or proxy in front of them, send that many headers$/);
+    expect(of2('the judge at 127.0.0.1:9 gave an answer that is not valid HTTP')).toContain(": something other than the judges' HTTP servers answers there: check the port in the baseUrl of those members");
+    expect(of2('response is encoded as "zstd"')).toContain(": turn off that compression at the judges' endpoints or a proxy in front of them (gzip");
+    // A single judge's, byte for byte.
+    expect(rendered([single('a', ended, true)]).cause).toBe(
+      "  cause: the judge's answer did not end within 200 ms: the judge answered and its body stopped: a judge or a gateway in front of it that stalls; raise judge.timeoutMs if it is only slow",
+    );
+    expect(rendered([single('a', broke, true)]).cause).toBe("  cause: the judge's answer broke off before its end: the judge answered and its connection closed mid-answer: see its log, or that of a gateway or proxy in front of it");
+    expect(rendered([single('a', 'response is not JSON (text/html)', true)]).cause).toBe(
+      "  cause: the judge answered with a body that is not JSON: check that --judge-url (judge.baseUrl) is the API's base URL (an HTML page answers a wrong path), and see the judge's log",
+    );
+  });
+
   it("a panel whose every member's call failed: \"could not make the requests\" of 2; a single judge's \"the request\"", () => {
     const failed = 'judge call failed: request body could not be made';
     const all = (label: string, n: number, size: number): FixtureRecord =>
