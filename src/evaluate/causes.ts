@@ -87,7 +87,9 @@ export interface Cause {
   /**
    * The fix when its group's items are worded differently, so that the group's line names none of
    * their values (causeGroups, sharedWhat): "to the address each item's line names", where the hint
-   * says "to that address". Absent when the hint holds either way.
+   * says "to that address"; a panel's fix said of 2 or more members, even when its hint says it so
+   * already, so that a group of items whose counts differ says it whichever item comes first. Absent
+   * when the hint holds either way.
    */
   apart?: string;
   /**
@@ -920,7 +922,7 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
   const ofMembers = (n: number, fix: (s: ModelSettings) => string): { fix: ByCount; on: (cause: Cause) => Cause } => {
     const byCount = { one: fix(memberSettings(1)), more: fix(memberSettings(2)) };
     const hint = ofCount(byCount, n);
-    return { fix: byCount, on: (cause) => ({ ...cause, hint, ...(hint === byCount.more ? {} : { apart: byCount.more }) }) };
+    return { fix: byCount, on: (cause) => ({ ...cause, hint, apart: byCount.more }) };
   };
   if (panel.unreachable > 0) {
     // Members not reached in different ways (a refused key, a timeout): each way's fix, the first's the panel's.
@@ -966,7 +968,7 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
     // Its fix names the members' models, a single judge's judge.model: a cause of its own (judgeCause).
     // One member cut: "that member's model"; a group of items whose counts differ, "those members' models" (Cause.apart).
     const hint = panelCutHint(panel.cut);
-    return alone({ key: 'judge:cut:panel', what: `the judge's answer was cut at its token limit (panel: ${panel.cut} of ${panel.size} members)`, hint, ...(hint === PANEL_CUT_HINT ? {} : { apart: PANEL_CUT_HINT }) });
+    return alone({ key: 'judge:cut:panel', what: `the judge's answer was cut at its token limit (panel: ${panel.cut} of ${panel.size} members)`, hint, apart: PANEL_CUT_HINT });
   }
   const fallback = (): Cause => {
     const fix = ofMembers(Math.max(1, panel.failed - panel.ours), (s) => judgeDown(file, reason, undefined, panel.own, undefined, null, s).hint ?? settingsFix(s));
@@ -1394,9 +1396,8 @@ export const CALL_FAILED_HINTS = CALL_FAILED_HINT.replace('the request,', 'the r
 function callFailedCause(who: 'judge' | 'simulator', detail: string): Cause {
   const panel = /^judge call failed: panel: ((\d+) of \d+ members) gave no usable score \(/.exec(detail);
   if (panel === null) return { key: `${who}:call-failed`, what: causeWords(detail), hint: CALL_FAILED_HINT };
-  // Each member its own request: of 2 or more, "the requests" (a group of items whose counts differ, too).
-  const hint = panel[2] === '1' ? CALL_FAILED_HINT : CALL_FAILED_HINTS;
-  return { key: `${who}:call-failed`, what: `judge call failed (panel: ${panel[1] ?? ''})`, hint, ...(hint === CALL_FAILED_HINTS ? {} : { apart: CALL_FAILED_HINTS }) };
+  // Each member its own request: of 2 or more, "the requests"; a group of items whose counts differ, a single judge's among them, too (Cause.apart).
+  return { key: `${who}:call-failed`, what: `judge call failed (panel: ${panel[1] ?? ''})`, hint: panel[2] === '1' ? CALL_FAILED_HINT : CALL_FAILED_HINTS, apart: CALL_FAILED_HINTS };
 }
 
 /**
@@ -1542,7 +1543,7 @@ export function causeGroups(items: readonly CauseItem[], endpoint: string | null
   const of = new Map<CauseItem, CauseGroup>();
   // A group whose items' causes are worded differently (a deadline, an address, an attempt count of their own): each wording, once.
   const worded = new Map<CauseGroup, Set<string>>();
-  // A group's fix for when its words are its items' shared ones (Cause.apart).
+  // A group's fix for when its words are its items' shared ones (Cause.apart): the first item's that has one, wherever it comes, so that the group's words never depend on its items' order.
   const apartOf = new Map<CauseGroup, string>();
   // What its items' words say in general (Cause.kind), each once, and whether they errored: said when their words share none.
   const kinds = new Map<CauseGroup, { said: Set<string>; errored: boolean }>();
@@ -1558,6 +1559,7 @@ export function causeGroups(items: readonly CauseItem[], endpoint: string | null
     let group = groups.get(cause.key);
     if (group) {
       kinds.get(group)?.said.add(kind);
+      if (cause.apart !== undefined && !apartOf.has(group)) apartOf.set(group, cause.apart);
       group.labels.push(item.label);
       if (cause.what !== group.what || worded.has(group)) worded.set(group, (worded.get(group) ?? new Set([group.what])).add(cause.what));
       // A fix worded by its item (a panel's count of members): the group's says what holds for all.

@@ -477,6 +477,33 @@ describe("a panel whose every member's judge call failed", () => {
     const single = fixture('c', { verdict: 'not_evaluated', detail: 'judge call failed: request body could not be made' });
     expect(groups([panel('a'), single], URL_)).toEqual([['judge call failed', CALL_FAILED_HINTS, ['a', 'c']]]);
   });
+
+  it("beside a single judge's call that failed, in either order: one group, \"could not make the requests\" (its first item's words before)", () => {
+    const of = (label: string, n: number): FixtureRecord =>
+      fixture(label, { verdict: 'not_evaluated', detail: `judge call failed: panel: ${n} of 3 members gave no usable score (2 usable needed): ${Array.from({ length: n }, (_, k) => `m${k}: judge call failed: request body could not be made`).join('; ')}` });
+    const single = fixture('c', { verdict: 'not_evaluated', detail: 'judge call failed: request body could not be made' });
+    // The single judge's first: it read "agent-replay could not make the request" of the panel's 2 requests too.
+    expect(groups([single, of('a', 2)], URL_)).toEqual([['judge call failed', CALL_FAILED_HINTS, ['c', 'a']]]);
+    expect(groups([of('a', 2), single], URL_)).toEqual([['judge call failed', CALL_FAILED_HINTS, ['a', 'c']]]);
+    // A panel's 1 member beside it: the words of more, whichever comes first (the single judge's first read "the request").
+    expect(groups([single, of('a', 1)], URL_)).toEqual([['judge call failed', CALL_FAILED_HINTS, ['c', 'a']]]);
+    expect(groups([of('a', 1), single], URL_)).toEqual([['judge call failed', CALL_FAILED_HINTS, ['a', 'c']]]);
+    resetLines();
+    const terminal = (items: FixtureRecord[]): string | undefined => renderTerminal(run(items, { agent: { host: 'preview-42.example.com', endpoint: URL_ } }), { color: false }).split('\n').find((l) => l.startsWith('  cause: '));
+    expect(terminal([single, of('a', 2)])).toBe(`  cause: all 2: judge call failed: ${CALL_FAILED_HINTS}`);
+    expect(terminal([of('a', 2), single])).toBe(`  cause: all 2: judge call failed: ${CALL_FAILED_HINTS}`);
+    // Alone, each its own words: a single judge's, byte for byte.
+    expect(terminal([single])).toBe(`  cause: judge call failed: request body could not be made: ${CALL_FAILED_HINT}`);
+    expect(terminal([of('a', 1)])).toBe(`  cause: judge call failed (panel: 1 of 3 members): ${CALL_FAILED_HINT}`);
+  });
+
+  it("panels of 1 and 2 members cut, in either order: the words of more", () => {
+    const cut = 'the answer was cut at the model\'s token limit (finish_reason "length") before it ended: nothing in it is read';
+    const of = (label: string, n: number): FixtureRecord =>
+      fixture(label, { verdict: 'not_evaluated', detail: `judge gave no usable answer: panel: ${n} of 3 members gave no usable score (2 usable needed): ${Array.from({ length: n }, (_, k) => `m${k}: ${cut}`).join('; ')}` });
+    expect(groups([of('a', 1), of('b', 2)], URL_)).toEqual([["the judge's answer was cut at its token limit", PANEL_CUT_HINT, ['a', 'b']]]);
+    expect(groups([of('b', 2), of('a', 1)], URL_)).toEqual([["the judge's answer was cut at its token limit", PANEL_CUT_HINT, ['b', 'a']]]);
+  });
 });
 
 describe('a group whose items\' words share none', () => {

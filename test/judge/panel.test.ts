@@ -332,6 +332,8 @@ describe("a panel's members cut at their token limit: the cause gives the limit'
       key: 'judge:cut:panel',
       what: "the judge's answer was cut at its token limit (panel: 2 of 3 members)",
       hint: panelCutFix,
+      // Said of more in a group whose items' counts differ, whichever comes first (Cause.apart).
+      apart: panelCutFix,
     });
   });
   it('some cut, some without a score: both fixes, once each; some cut, some unreachable: the address\'s and the limit\'s', async () => {
