@@ -811,8 +811,26 @@ const UNREACHED = /(?:^|: )(?:no route to the host(?: \S+)? \(EHOSTUNREACH\)|the
  */
 const DROPPED = /(?:^|: )the connection(?: to \S+)? was closed(?: without an answer)? \((?:ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)\)/;
 
-/** A request not sent because its key holds what no HTTP header can carry, as a client says it (src/judge/http.ts), at its start or a panel member's ("that member's apiKey (judge.panel, else judge.apiKey) holds ..."). */
-const KEY_NOT_SENT = /(?:^|: )the request was not sent: \S.*(?: key|'s apiKey) \([^)]+\) holds a line break or a character outside Latin-1/;
+/**
+ * A request not sent because its key holds what no HTTP header can carry, as a client says it
+ * (src/judge/http.ts), at its start or a panel member's ("that member's apiKey (judge.panel, else
+ * judge.apiKey) holds ...", of a member of another provider than the judge's "(judge.panel)"); where its key is set.
+ */
+const KEY_NOT_SENT = /(?:^|: )the request was not sent: \S.*(?: key|'s apiKey) \(([^)]+)\) holds a line break or a character outside Latin-1/;
+
+/**
+ * Where the keys of a panel's members that could not be sent are set, as their own reasons name
+ * them (src/judge/client.ts, MEMBER_KEY): "judge.panel" when every such member is of another
+ * provider than the judge's, whose key is only its own (docs/judges.md, "Panels"); else null, the
+ * members' settings' "judge.panel, else judge.apiKey" (memberSettings).
+ */
+function memberKeyAt(own: readonly string[]): string | null {
+  const places = own.flatMap((r) => {
+    const m = KEY_NOT_SENT.exec(r);
+    return m?.index === 0 ? [m[1]] : [];
+  });
+  return places.length > 0 && places.every((at) => at === 'judge.panel') ? 'judge.panel' : null;
+}
 
 /** A client's certificate Node refused, as its reason says it (src/judge/http.ts), at its start or a panel member's; its code. */
 const TLS_REFUSED = /(?:^|: )its TLS certificate is refused: [^;]+? \(([A-Z_]+)\)/;
@@ -934,14 +952,20 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
     // closed, whose fix is its settings'), never its words over the fix of a deadline after it.
     const first = starts.find((way) => way.startsWith('HTTP ')) ?? said ?? starts[0];
     // Told apart by the fix the judge's settings give (downWays); said in the members' own.
-    const down = judgeDown(file, reason, first, panel.own, said);
+    const judged = judgeDown(file, reason, first, panel.own, said);
     const ways = downWays(panel.own, file);
-    const others = [...ways].filter(([hint]) => hint !== down.hint);
-    const n = ways.get(down.hint ?? '')?.n ?? Math.max(1, panel.unreachable - others.reduce((sum, [, way]) => sum + way.n, 0));
-    const own = ofMembers(n, (s) => judgeDown(file, reason, first, panel.own, said, null, s).hint ?? settingsFix(s));
+    const others = [...ways].filter(([hint]) => hint !== judged.hint);
+    const head = ways.get(judged.hint ?? '');
+    const n = head?.n ?? Math.max(1, panel.unreachable - others.reduce((sum, [, way]) => sum + way.n, 0));
+    // Members whose key could not be sent, each of another provider than the judge's: their key is their own alone (memberKeyAt), in their fix and words.
+    const keyAt = memberKeyAt(panel.own);
+    const keyed = (way: DownWay | undefined, s: ModelSettings): ModelSettings => (way?.key === 'key-not-sent' && keyAt !== null ? { ...s, keyAt } : s);
+    // 2 or more whose key could not be sent: said of them all, not in the first one's words ("that member's apiKey ... holds").
+    const down = head?.key === 'key-not-sent' && n > 1 ? { ...judged, what: `judge unreachable: ${keysNotSent(keyed(head, memberSettings(n)))}` } : judged;
+    const own = ofMembers(n, (s) => judgeDown(file, reason, first, panel.own, said, null, keyed(head, s)).hint ?? settingsFix(s));
     kinds.push({ cause: own.on(down), members: { n: panel.unreachable, words: 'not reached' }, fix: own.fix });
     for (const [hint, way] of others) {
-      const fix = ofMembers(way.n, (s) => downHint(way.status, way.text, s, null, file));
+      const fix = ofMembers(way.n, (s) => downHint(way.status, way.text, keyed(way, s), null, file));
       kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: { n: way.n, words: { one: `not reached (${ofCount(way.said, 1)})`, more: `not reached (${ofCount(way.said, 2)})` } }, fix: fix.fix });
     }
   }
@@ -1021,6 +1045,11 @@ const LOST_WAYS: readonly { words: RegExp; key: string; said: ByCount }[] = [
   { words: UNRESOLVED, key: 'unresolved', said: 'host name not resolved' },
   { words: UNREACHED, key: 'unreached', said: 'no connection' },
 ];
+
+/** 2 or more of a panel's members whose key no HTTP header can carry (src/judge/http.ts, notSentWords), in their settings' words (memberSettings, memberKeyAt). */
+function keysNotSent(s: ModelSettings): string {
+  return `the requests were not sent: ${s.key} (${s.keyAt ?? 'judge.apiKey'}) hold a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG)`;
+}
 
 /** How a member's reason that says it was not reached begins (downWays): its status, its deadline, or its certificate refused (its code). */
 const DOWN_START = /^(?:HTTP (\d{3})\b|(no connection to the judge opened|no answer from the judge) within \d[\d,]* ms(?! through )|its TLS certificate is refused: [^;]+? \(([A-Z_]+)\))/;

@@ -362,6 +362,34 @@ describe("a panel's members' fix names their own settings, else the judge's (doc
     );
   });
 
+  it("2 members whose key could not be sent: the cause says it of both, not in the first one's words; a member of another provider's key is judge.panel alone", () => {
+    const carry = 'holds a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG)';
+    const inherited = `the request was not sent: that member's apiKey (judge.panel, else judge.apiKey) ${carry}`;
+    const own = `the request was not sent: that member's apiKey (judge.panel) ${carry}`;
+    const prose = 'no usable score in output: "fine"';
+    const again = 'again without the line break or the character outside Latin-1';
+    // It read "judge unreachable: the request was not sent: that member's apiKey (...) holds ...", the first member's words.
+    const two = rendered([panel('a', [inherited, inherited])]);
+    expect(two.cause).toBe(
+      `  cause: judge unreachable: the requests were not sent: those members' apiKeys (judge.panel, else judge.apiKey) hold a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG): set those members' apiKeys (judge.panel, else judge.apiKey) ${again}, where they are written or in the variables they are read from (a secret pasted with a line break)`,
+    );
+    expect(two.comment).toContain(escapeInline("the requests were not sent: those members' apiKeys (judge.panel, else judge.apiKey) hold a line break"));
+    // Of 1, its own words, as before.
+    expect(rendered([panel('a', [inherited, prose])]).cause).toMatch(new RegExp(`^  cause: judge unreachable: the request was not sent: that member's apiKey \\(judge\\.panel, else judge\\.apiKey\\) holds .*: set that member's apiKey \\(judge\\.panel, else judge\\.apiKey\\) ${again}, where it is written`));
+    // Members of another provider than the judge's (their reasons name judge.panel alone): it read "(judge.panel, else judge.apiKey)", a key they never take.
+    expect(rendered([panel('a', [own, own])]).cause).toBe(
+      `  cause: judge unreachable: the requests were not sent: those members' apiKeys (judge.panel) hold a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG): set those members' apiKeys (judge.panel) ${again}, where they are written or in the variables they are read from (a secret pasted with a line break)`,
+    );
+    expect(rendered([panel('a', [own, prose])]).cause).toMatch(new RegExp(`: set that member's apiKey \\(judge\\.panel\\) ${again}, where it is written`));
+    expect(rendered([panel('a', [down, own])]).cause).toContain(`; for the 1 not reached (its key could not be sent): set that member's apiKey (judge.panel) ${again}`);
+    // One of each: the rule of both.
+    expect(rendered([panel('a', [down, own, inherited])]).cause).toContain(`; for the 2 not reached (their keys could not be sent): set those members' apiKeys (judge.panel, else judge.apiKey) ${again}`);
+    // A single judge's, byte for byte.
+    expect(rendered([single('a', `the request was not sent: the judge key (judge.apiKey) ${carry}`)]).cause).toBe(
+      `  cause: judge unreachable: the request was not sent: the judge key (judge.apiKey) ${carry}: set the judge key (judge.apiKey) ${again}, where it is written or in the variable it is read from (a secret pasted with a line break)`,
+    );
+  });
+
   it("a panel whose every member's call failed: \"could not make the requests\" of 2; a single judge's \"the request\"", () => {
     const failed = 'judge call failed: request body could not be made';
     const all = (label: string, n: number, size: number): FixtureRecord =>
