@@ -301,19 +301,7 @@ describe("a panel member's key that no HTTP header can carry: its reason names t
     expect(single.detail).toContain('judge unreachable: the request was not sent: the judge key (judge.apiKey) holds a line break');
     expect(single.cause?.hint).toBe('set the judge key (judge.apiKey) again without the line break or the character outside Latin-1, where it is written or in the variable it is read from (a secret pasted with a line break)');
   });
-});
 
-describe("a panel member of another provider than the judge's: its key is its own alone (docs/judges.md, \"Panels\")", () => {
-  /** The detail and the run's cause of a judge from config.yml, criterion "split ...". */
-  async function outcome(config: JudgeConfig, criterion: string): Promise<{ detail: string; cause: ReturnType<typeof causeOf> }> {
-    const judge = createConfiguredJudge(config);
-    try {
-      const { detail } = judgeOutcome(await judge.score(criterion, 'r'), 0.7);
-      return { detail, cause: causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null) };
-    } finally {
-      await judge.close();
-    }
-  }
   // An anthropic member in an openai judge's panel: it never takes judge.apiKey (src/config.ts, panelMemberConfig).
   const anthropic = (label: string): NonNullable<JudgeConfig['panel']>[number] => ({ provider: 'anthropic', baseUrl: server.url, apiKey: 'sk-ant-own\n', label });
 
