@@ -87,7 +87,9 @@ export interface Cause {
   /**
    * The fix when its group's items are worded differently, so that the group's line names none of
    * their values (causeGroups, sharedWhat): "to the address each item's line names", where the hint
-   * says "to that address". Absent when the hint holds either way.
+   * says "to that address"; a panel's fix said of 2 or more members, even when its hint says it so
+   * already, so that a group of items whose counts differ says it whichever item comes first. Absent
+   * when the hint holds either way.
    */
   apart?: string;
   /**
@@ -552,32 +554,43 @@ function proxyCause(reason: string, who: string, toward: string, file: string): 
  * end: its body stalled past the deadline, or its connection closed before the end
  * (src/judge/http.ts); or one that came and was not HTTP, or in a form not read (answerNotRead). It
  * was reached, so it is not "unreachable", and its status is no HTTP error. Null for any other reason.
- * `s`: the settings its fix names, when not the client's own (a panel's members': memberSettings).
+ * `s`: the settings its fix names, when not the client's own (a panel's members': memberSettings);
+ * of 2 or more members, its words in the plural, as downHint's ("the judges answered and their bodies stopped").
  */
 export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'meaning judge', s?: ModelSettings): Cause | null {
+  // Of 2 or more of a panel's members, each its own endpoint and answer: said in the plural.
+  const more = (s?.members ?? 1) > 1;
+  const [whose, them] = more ? [`the ${who}s'`, 'them'] : [`the ${who}'s`, 'it'];
   // Something answered at its address, and not in HTTP (another service on its port), or with a body of another length than its header says (src/judge/http.ts).
   const bad = new RegExp(`^the ${who} at \\S+ gave (an answer that is not valid HTTP|a body of another length than its Content-Length|an answer with headers of more than (\\d+) KB)`).exec(reason);
   if (bad?.[2] !== undefined) {
-    return { key: `${who}:headers`, what: `the ${who} answered with headers of more than ${bad[2]} KB, the most read`, hint: `see what makes the ${who}, or a gateway or proxy in front of it, send that many headers` };
+    return { key: `${who}:headers`, what: `the ${who} answered with headers of more than ${bad[2]} KB, the most read`, hint: `see what makes the ${who}${more ? 's' : ''}, or a gateway or proxy in front of ${them}, send that many headers` };
   }
   if (bad !== null) {
     const setting = s?.url ?? baseUrlSetting(`the ${who}`);
     return bad[1] === 'an answer that is not valid HTTP'
-      ? { key: `${who}:not-http`, what: `the ${who} answered with something that is not HTTP`, hint: `something other than the ${who}'s HTTP server answers there: check the port in ${setting}` }
-      : { key: `${who}:length`, what: `the ${who} answered with a body of another length than its Content-Length`, hint: `see the ${who}'s log, or that of a gateway or proxy in front of it` };
+      ? { key: `${who}:not-http`, what: `the ${who} answered with something that is not HTTP`, hint: `something other than ${whose} HTTP server${more ? 's' : ''} answers there: check the port in ${setting}` }
+      : { key: `${who}:length`, what: `the ${who} answered with a body of another length than its Content-Length`, hint: `see ${logsOf(whose, more)}` };
   }
-  const answer = answerNotRead(reason, who, s?.url);
+  const answer = answerNotRead(reason, who, s?.url, more);
   if (answer !== null) return answer;
   const cut = /answer \(HTTP \d{3}\) (?:did not end within (\d[\d,]*) ms|(broke off before its end))/.exec(reason);
   if (cut === null) return null;
+  const answered = more ? `the ${who}s answered and their` : `the ${who} answered and its`;
   if (cut[2] !== undefined) {
-    return { key: `${who}:broke-off`, what: `the ${who}'s answer broke off before its end`, hint: `the ${who} answered and its connection closed mid-answer: see its log, or that of a gateway or proxy in front of it` };
+    return { key: `${who}:broke-off`, what: `the ${who}'s answer broke off before its end`, hint: `${answered} ${more ? 'connections' : 'connection'} closed mid-answer: see ${logsOf(more ? 'their' : 'its', more)}` };
   }
+  const stalls = more ? `${who}s or gateways in front of them that stall` : `a ${who} or a gateway in front of it that stalls`;
   return {
     key: `${who}:ended`,
     what: `the ${who}'s answer did not end within ${msGrouped(cut[1] ?? '')} ms`,
-    hint: `the ${who} answered and its body stopped: a ${who} or a gateway in front of it that stalls; raise ${s === undefined ? 'judge.timeoutMs' : limitOf(s, 'timeoutMs')} if it is only slow`,
+    hint: `${answered} ${more ? 'bodies' : 'body'} stopped: ${stalls}; raise ${s === undefined ? 'judge.timeoutMs' : limitOf(s, 'timeoutMs')} if ${more ? 'they are' : 'it is'} only slow`,
   };
+}
+
+/** Where a client's answer that did not end well is seen, `whose` its: "the judge's log, or that of a gateway or proxy in front of it"; of 2 or more of a panel's members, "their logs, or those of ... in front of them". */
+function logsOf(whose: string, more: boolean): string {
+  return more ? `${whose} logs, or those of a gateway or proxy in front of them` : `${whose} log, or that of a gateway or proxy in front of it`;
 }
 
 /**
@@ -595,23 +608,25 @@ function refusedCertificate(reason: string, who: 'judge' | 'simulator'): Cause |
  * handshake answered with an alert, a TLS port that answered without TLS, a body that is not JSON,
  * in a coding not read, or too large. Said "gave no usable answer: ..." since 2026-12-06,
  * "unreachable: ..." before (an alert: "unreachable: a connection error (ERR_SSL_..._ALERT_...)"):
- * one cause either way. Null for any other reason. `url`: where its address is set, when not the client's own (a panel's members').
+ * one cause either way. Null for any other reason. `url`: where its address is set, when not the client's own (a panel's members');
+ * `more`: said of 2 or more of a panel's members, in the plural (unfinishedAnswer).
  */
-function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning judge', url?: string): Cause | null {
+function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning judge', url?: string, more = false): Cause | null {
   const setting = url ?? baseUrlSetting(`the ${who}`);
+  const [endpoint, it] = more ? [`the ${who}s' endpoints`, 'them'] : [`the ${who}'s endpoint`, 'it'];
   // Its own alert ("it answered ...", before 2026-12-06 "a connection error (...)"), not a proxy's (proxyFaultCause).
   const alert = tlsAlert(/^(?:it answered the TLS handshake with an alert: [a-z0-9 ]+ |a connection error )\((ERR_SSL_[A-Z0-9_/]+)\)/.exec(reason)?.[1]);
   if (alert !== null) return { key: `${who}:tls-alert:${alert.code}`, what: `the ${who} ${tlsAlertText(alert)}`, hint: tlsAlertFix(setting) };
   const plain = /^it answered without TLS \(([A-Z0-9_]+)\)/.exec(reason);
   if (plain !== null) return { key: `${who}:not-tls`, what: `the ${who} answered without TLS (${plain[1] ?? ''})`, hint: `the server speaks plain HTTP there, not HTTPS: write ${setting} with http://` };
   if (reason.startsWith(STREAMED)) {
-    return { key: `${who}:stream`, what: `the ${who} answered with a stream of server-sent events, not one JSON answer`, hint: `turn streaming off at the ${who}'s endpoint or the proxy in front of it: agent-replay sends no "stream": true and reads one JSON body` };
+    return { key: `${who}:stream`, what: `the ${who} answered with a stream of server-sent events, not one JSON answer`, hint: `turn streaming off at ${endpoint} or the proxy in front of ${it}: agent-replay sends no "stream": true and reads one JSON body` };
   }
   if (/^response is not JSON\b/.test(reason)) {
-    return { key: `${who}:not-json`, what: `the ${who} answered with a body that is not JSON`, hint: `check that ${setting} is the API's base URL (an HTML page answers a wrong path), and see the ${who}'s log` };
+    return { key: `${who}:not-json`, what: `the ${who} answered with a body that is not JSON`, hint: `check that ${setting} is the API's base URL (an HTML page answers a wrong path), and see ${more ? `the ${who}s' logs` : `the ${who}'s log`}` };
   }
   if (/^response (?:is encoded as "|says it is encoded as )/.test(reason)) {
-    return { key: `${who}:encoding`, what: `the ${who} answered in a coding agent-replay does not read`, hint: `turn off that compression at the ${who}'s endpoint or a proxy in front of it (gzip, deflate and br are read) (${docsUrl('judges.md', 'Compressed answers')})` };
+    return { key: `${who}:encoding`, what: `the ${who} answered in a coding agent-replay does not read`, hint: `turn off that compression at ${endpoint} or a proxy in front of ${it} (gzip, deflate and br are read) (${docsUrl('judges.md', 'Compressed answers')})` };
   }
   if (/^response is larger than /.test(reason)) {
     return { key: `${who}:too-large`, what: `the ${who}'s answer is larger than agent-replay reads`, hint: `check that ${setting} is the API's base URL, not a file or a stream that never ends` };
@@ -796,8 +811,26 @@ const UNREACHED = /(?:^|: )(?:no route to the host(?: \S+)? \(EHOSTUNREACH\)|the
  */
 const DROPPED = /(?:^|: )the connection(?: to \S+)? was closed(?: without an answer)? \((?:ECONNRESET|EPIPE|UND_ERR_SOCKET|UND_ERR_CLOSED)\)/;
 
-/** A request not sent because its key holds what no HTTP header can carry, as a client says it (src/judge/http.ts), at its start or a panel member's ("that member's apiKey (judge.panel, else judge.apiKey) holds ..."). */
-const KEY_NOT_SENT = /(?:^|: )the request was not sent: \S.*(?: key|'s apiKey) \([^)]+\) holds a line break or a character outside Latin-1/;
+/**
+ * A request not sent because its key holds what no HTTP header can carry, as a client says it
+ * (src/judge/http.ts), at its start or a panel member's ("that member's apiKey (judge.panel, else
+ * judge.apiKey) holds ...", of a member of another provider than the judge's "(judge.panel)"); where its key is set.
+ */
+const KEY_NOT_SENT = /(?:^|: )the request was not sent: \S.*(?: key|'s apiKey) \(([^)]+)\) holds a line break or a character outside Latin-1/;
+
+/**
+ * Where the keys of a panel's members that could not be sent are set, as their own reasons name
+ * them (src/judge/client.ts, MEMBER_KEY): "judge.panel" when every such member is of another
+ * provider than the judge's, whose key is only its own (docs/judges.md, "Panels"); else null, the
+ * members' settings' "judge.panel, else judge.apiKey" (memberSettings).
+ */
+function memberKeyAt(own: readonly string[]): string | null {
+  const places = own.flatMap((r) => {
+    const m = KEY_NOT_SENT.exec(r);
+    return m?.index === 0 ? [m[1]] : [];
+  });
+  return places.length > 0 && places.every((at) => at === 'judge.panel') ? 'judge.panel' : null;
+}
 
 /** A client's certificate Node refused, as its reason says it (src/judge/http.ts), at its start or a panel member's; its code. */
 const TLS_REFUSED = /(?:^|: )its TLS certificate is refused: [^;]+? \(([A-Z_]+)\)/;
@@ -907,7 +940,7 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
   const ofMembers = (n: number, fix: (s: ModelSettings) => string): { fix: ByCount; on: (cause: Cause) => Cause } => {
     const byCount = { one: fix(memberSettings(1)), more: fix(memberSettings(2)) };
     const hint = ofCount(byCount, n);
-    return { fix: byCount, on: (cause) => ({ ...cause, hint, ...(hint === byCount.more ? {} : { apart: byCount.more }) }) };
+    return { fix: byCount, on: (cause) => ({ ...cause, hint, apart: byCount.more }) };
   };
   if (panel.unreachable > 0) {
     // Members not reached in different ways (a refused key, a timeout): each way's fix, the first's the panel's.
@@ -919,14 +952,20 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
     // closed, whose fix is its settings'), never its words over the fix of a deadline after it.
     const first = starts.find((way) => way.startsWith('HTTP ')) ?? said ?? starts[0];
     // Told apart by the fix the judge's settings give (downWays); said in the members' own.
-    const down = judgeDown(file, reason, first, panel.own, said);
+    const judged = judgeDown(file, reason, first, panel.own, said);
     const ways = downWays(panel.own, file);
-    const others = [...ways].filter(([hint]) => hint !== down.hint);
-    const n = ways.get(down.hint ?? '')?.n ?? Math.max(1, panel.unreachable - others.reduce((sum, [, way]) => sum + way.n, 0));
-    const own = ofMembers(n, (s) => judgeDown(file, reason, first, panel.own, said, null, s).hint ?? settingsFix(s));
+    const others = [...ways].filter(([hint]) => hint !== judged.hint);
+    const head = ways.get(judged.hint ?? '');
+    const n = head?.n ?? Math.max(1, panel.unreachable - others.reduce((sum, [, way]) => sum + way.n, 0));
+    // Members whose key could not be sent, each of another provider than the judge's: their key is their own alone (memberKeyAt), in their fix and words.
+    const keyAt = memberKeyAt(panel.own);
+    const keyed = (way: DownWay | undefined, s: ModelSettings): ModelSettings => (way?.key === 'key-not-sent' && keyAt !== null ? { ...s, keyAt } : s);
+    // 2 or more whose key could not be sent: said of them all, not in the first one's words ("that member's apiKey ... holds").
+    const down = head?.key === 'key-not-sent' && n > 1 ? { ...judged, what: `judge unreachable: ${keysNotSent(keyed(head, memberSettings(n)))}` } : judged;
+    const own = ofMembers(n, (s) => judgeDown(file, reason, first, panel.own, said, null, keyed(head, s)).hint ?? settingsFix(s));
     kinds.push({ cause: own.on(down), members: { n: panel.unreachable, words: 'not reached' }, fix: own.fix });
     for (const [hint, way] of others) {
-      const fix = ofMembers(way.n, (s) => downHint(way.status, way.text, s, null, file));
+      const fix = ofMembers(way.n, (s) => downHint(way.status, way.text, keyed(way, s), null, file));
       kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: { n: way.n, words: { one: `not reached (${ofCount(way.said, 1)})`, more: `not reached (${ofCount(way.said, 2)})` } }, fix: fix.fix });
     }
   }
@@ -953,7 +992,7 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
     // Its fix names the members' models, a single judge's judge.model: a cause of its own (judgeCause).
     // One member cut: "that member's model"; a group of items whose counts differ, "those members' models" (Cause.apart).
     const hint = panelCutHint(panel.cut);
-    return alone({ key: 'judge:cut:panel', what: `the judge's answer was cut at its token limit (panel: ${panel.cut} of ${panel.size} members)`, hint, ...(hint === PANEL_CUT_HINT ? {} : { apart: PANEL_CUT_HINT }) });
+    return alone({ key: 'judge:cut:panel', what: `the judge's answer was cut at its token limit (panel: ${panel.cut} of ${panel.size} members)`, hint, apart: PANEL_CUT_HINT });
   }
   const fallback = (): Cause => {
     const fix = ofMembers(Math.max(1, panel.failed - panel.ours), (s) => judgeDown(file, reason, undefined, panel.own, undefined, null, s).hint ?? settingsFix(s));
@@ -1006,6 +1045,11 @@ const LOST_WAYS: readonly { words: RegExp; key: string; said: ByCount }[] = [
   { words: UNRESOLVED, key: 'unresolved', said: 'host name not resolved' },
   { words: UNREACHED, key: 'unreached', said: 'no connection' },
 ];
+
+/** 2 or more of a panel's members whose key no HTTP header can carry (src/judge/http.ts, notSentWords), in their settings' words (memberSettings, memberKeyAt). */
+function keysNotSent(s: ModelSettings): string {
+  return `the requests were not sent: ${s.key} (${s.keyAt ?? 'judge.apiKey'}) hold a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG)`;
+}
 
 /** How a member's reason that says it was not reached begins (downWays): its status, its deadline, or its certificate refused (its code). */
 const DOWN_START = /^(?:HTTP (\d{3})\b|(no connection to the judge opened|no answer from the judge) within \d[\d,]* ms(?! through )|its TLS certificate is refused: [^;]+? \(([A-Z_]+)\))/;
@@ -1381,9 +1425,8 @@ export const CALL_FAILED_HINTS = CALL_FAILED_HINT.replace('the request,', 'the r
 function callFailedCause(who: 'judge' | 'simulator', detail: string): Cause {
   const panel = /^judge call failed: panel: ((\d+) of \d+ members) gave no usable score \(/.exec(detail);
   if (panel === null) return { key: `${who}:call-failed`, what: causeWords(detail), hint: CALL_FAILED_HINT };
-  // Each member its own request: of 2 or more, "the requests" (a group of items whose counts differ, too).
-  const hint = panel[2] === '1' ? CALL_FAILED_HINT : CALL_FAILED_HINTS;
-  return { key: `${who}:call-failed`, what: `judge call failed (panel: ${panel[1] ?? ''})`, hint, ...(hint === CALL_FAILED_HINTS ? {} : { apart: CALL_FAILED_HINTS }) };
+  // Each member its own request: of 2 or more, "the requests"; a group of items whose counts differ, a single judge's among them, too (Cause.apart).
+  return { key: `${who}:call-failed`, what: `judge call failed (panel: ${panel[1] ?? ''})`, hint: panel[2] === '1' ? CALL_FAILED_HINT : CALL_FAILED_HINTS, apart: CALL_FAILED_HINTS };
 }
 
 /**
@@ -1529,7 +1572,7 @@ export function causeGroups(items: readonly CauseItem[], endpoint: string | null
   const of = new Map<CauseItem, CauseGroup>();
   // A group whose items' causes are worded differently (a deadline, an address, an attempt count of their own): each wording, once.
   const worded = new Map<CauseGroup, Set<string>>();
-  // A group's fix for when its words are its items' shared ones (Cause.apart).
+  // A group's fix for when its words are its items' shared ones (Cause.apart): the first item's that has one, wherever it comes, so that the group's words never depend on its items' order.
   const apartOf = new Map<CauseGroup, string>();
   // What its items' words say in general (Cause.kind), each once, and whether they errored: said when their words share none.
   const kinds = new Map<CauseGroup, { said: Set<string>; errored: boolean }>();
@@ -1545,6 +1588,7 @@ export function causeGroups(items: readonly CauseItem[], endpoint: string | null
     let group = groups.get(cause.key);
     if (group) {
       kinds.get(group)?.said.add(kind);
+      if (cause.apart !== undefined && !apartOf.has(group)) apartOf.set(group, cause.apart);
       group.labels.push(item.label);
       if (cause.what !== group.what || worded.has(group)) worded.set(group, (worded.get(group) ?? new Set([group.what])).add(cause.what));
       // A fix worded by its item (a panel's count of members): the group's says what holds for all.

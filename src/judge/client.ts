@@ -53,15 +53,23 @@ function parsedVerdict(answer: StructuredAnswer, provider: JudgeConfig['provider
   }
 }
 
-/** A panel member's key, as its reasons name it: its own in judge.panel, else the judge's (docs/judges.md, "Panels"; src/evaluate/causes.ts, memberSettings). */
-const MEMBER_KEY = "that member's apiKey (judge.panel, else judge.apiKey)";
+/**
+ * A panel member's key, as its reasons name it: its own in judge.panel, else the judge's; a member
+ * of another provider than the judge's never takes the judge's key, so its own alone (docs/judges.md,
+ * "Panels"; src/config.ts, panelMemberConfig; src/evaluate/causes.ts, memberSettings and memberKeyAt).
+ */
+const MEMBER_KEY = { inherited: "that member's apiKey (judge.panel, else judge.apiKey)", own: "that member's apiKey (judge.panel)" } as const;
 
-/** The judge's client; `member`: a panel's member's (src/judge/panel.ts), whose reasons name its own settings. */
-export function createJudge(config: JudgeConfig, deps: JudgeDeps = {}, member = false): Judge & { structuredOutput(): JudgeStructuredOutput } {
+/**
+ * The judge's client; `member`: a panel's member's (src/judge/panel.ts), whose reasons name its own
+ * settings: `'inherited'` when it takes the judge's key unless it sets its own, `'own'` when it is of
+ * another provider than the judge's (its key is only its own).
+ */
+export function createJudge(config: JudgeConfig, deps: JudgeDeps = {}, member: keyof typeof MEMBER_KEY | null = null): Judge & { structuredOutput(): JudgeStructuredOutput } {
   const redact = makeRedactor(config.apiKey ? [config.apiKey] : []);
   const client = createStructuredClient(
     config,
-    { name: VERDICT_TOOL, description: VERDICT_DESCRIPTION, schema: VERDICT_SCHEMA, maxTokens: ANTHROPIC_MAX_TOKENS, temperature: 0, peer: 'the judge', ...(member ? { key: MEMBER_KEY } : {}) },
+    { name: VERDICT_TOOL, description: VERDICT_DESCRIPTION, schema: VERDICT_SCHEMA, maxTokens: ANTHROPIC_MAX_TOKENS, temperature: 0, peer: 'the judge', ...(member === null ? {} : { key: MEMBER_KEY[member] }) },
     deps,
     redact,
   );

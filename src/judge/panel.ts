@@ -119,7 +119,8 @@ export function createConfiguredJudge(config: JudgeConfig, deps: JudgeDeps = {},
   if (members === null) return each(createJudge(config, deps));
   // Each member has its own limiter (its own `concurrency`); the deps' shared one is for a single judge.
   const { limiter: _shared, ...memberDeps } = deps;
-  return createPanelJudge(members.map((m) => each(createJudge(m, memberDeps, true))));
+  // A member of another provider than the judge's never takes the judge's key (panelMemberConfig): its reasons name its own alone.
+  return createPanelJudge(members.map((m) => each(createJudge(m, memberDeps, m.provider === config.provider ? 'inherited' : 'own'))));
 }
 
 /**

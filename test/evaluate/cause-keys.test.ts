@@ -326,6 +326,70 @@ describe("a panel's members' fix names their own settings, else the judge's (doc
     expect(rendered([single('a', refused)]).cause).toBe('  cause: judge unreachable: connection refused at 127.0.0.1:9 (ECONNREFUSED): nothing listens there: check --judge-url (judge.baseUrl) and that the judge is running');
   });
 
+  it("2 members whose answer did not end, broke off or came in a form not read: \"the judges answered and their bodies stopped\"; 1's and a single judge's words as they were", () => {
+    const ended = "the judge's answer (HTTP 200) did not end within 200 ms";
+    const broke = "the judge's answer (HTTP 200) broke off before its end: the connection was closed (UND_ERR_SOCKET)";
+    const prose = 'no usable score in output: "fine"';
+    // It read "the judge answered and its body stopped: a judge or a gateway in front of it that stalls; raise those members' timeoutMs (...) if it is only slow" of 2.
+    expect(rendered([panel('a', [ended, ended], true)]).cause).toBe(
+      "  cause: the judge's answer did not end within 200 ms: the judges answered and their bodies stopped: judges or gateways in front of them that stall; raise those members' timeoutMs (judge.panel, else judge.timeoutMs) if they are only slow",
+    );
+    expect(rendered([panel('a', [prose, ended, ended], true)]).cause).toContain(
+      "; for the 2 whose answer could not be read: the judges answered and their bodies stopped: judges or gateways in front of them that stall; raise those members' timeoutMs (judge.panel, else judge.timeoutMs) if they are only slow",
+    );
+    expect(rendered([panel('a', [prose, ended], true)]).cause).toContain(
+      "; for the 1 whose answer could not be read: the judge answered and its body stopped: a judge or a gateway in front of it that stalls; raise that member's timeoutMs (judge.panel, else judge.timeoutMs) if it is only slow",
+    );
+    // It read "the judge answered and its connection closed mid-answer: see its log, ..." of 2.
+    expect(rendered([panel('a', [broke, broke], true)]).cause).toBe(
+      "  cause: the judge's answer broke off before its end: the judges answered and their connections closed mid-answer: see their logs, or those of a gateway or proxy in front of them",
+    );
+    expect(rendered([panel('a', [prose, broke], true)]).cause).toContain("; for the 1 whose answer could not be read: the judge answered and its connection closed mid-answer: see its log, or that of a gateway or proxy in front of it");
+    // An answer in a form not read: the judges' logs and endpoints, of 2 ("see the judge's log" before).
+    const of2 = (reason: string): string | undefined => rendered([panel('a', [reason, reason], true)]).cause;
+    expect(of2('response is not JSON (text/html)')).toMatch(/is the API's base URL \(an HTML page answers a wrong path\), and see the judges' logs$/);
+    expect(of2('the judge at 127.0.0.1:9 gave a body of another length than its Content-Length (UND_ERR_RES_CONTENT_LENGTH_MISMATCH)')).toMatch(/: see the judges' logs, or those of a gateway or proxy in front of them$/);
+    expect(of2('the judge at 127.0.0.1:9 gave an answer with headers of more than 16 KB, the most read (UND_ERR_HEADERS_OVERFLOW)')).toMatch(/: see what makes the judges, or a gateway or proxy in front of them, send that many headers$/);
+    expect(of2('the judge at 127.0.0.1:9 gave an answer that is not valid HTTP')).toContain(": something other than the judges' HTTP servers answers there: check the port in the baseUrl of those members");
+    expect(of2('response is encoded as "zstd"')).toContain(": turn off that compression at the judges' endpoints or a proxy in front of them (gzip");
+    // A single judge's, byte for byte.
+    expect(rendered([single('a', ended, true)]).cause).toBe(
+      "  cause: the judge's answer did not end within 200 ms: the judge answered and its body stopped: a judge or a gateway in front of it that stalls; raise judge.timeoutMs if it is only slow",
+    );
+    expect(rendered([single('a', broke, true)]).cause).toBe("  cause: the judge's answer broke off before its end: the judge answered and its connection closed mid-answer: see its log, or that of a gateway or proxy in front of it");
+    expect(rendered([single('a', 'response is not JSON (text/html)', true)]).cause).toBe(
+      "  cause: the judge answered with a body that is not JSON: check that --judge-url (judge.baseUrl) is the API's base URL (an HTML page answers a wrong path), and see the judge's log",
+    );
+  });
+
+  it("2 members whose key could not be sent: the cause says it of both, not in the first one's words; a member of another provider's key is judge.panel alone", () => {
+    const carry = 'holds a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG)';
+    const inherited = `the request was not sent: that member's apiKey (judge.panel, else judge.apiKey) ${carry}`;
+    const own = `the request was not sent: that member's apiKey (judge.panel) ${carry}`;
+    const prose = 'no usable score in output: "fine"';
+    const again = 'again without the line break or the character outside Latin-1';
+    // It read "judge unreachable: the request was not sent: that member's apiKey (...) holds ...", the first member's words.
+    const two = rendered([panel('a', [inherited, inherited])]);
+    expect(two.cause).toBe(
+      `  cause: judge unreachable: the requests were not sent: those members' apiKeys (judge.panel, else judge.apiKey) hold a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG): set those members' apiKeys (judge.panel, else judge.apiKey) ${again}, where they are written or in the variables they are read from (a secret pasted with a line break)`,
+    );
+    expect(two.comment).toContain(escapeInline("the requests were not sent: those members' apiKeys (judge.panel, else judge.apiKey) hold a line break"));
+    // Of 1, its own words, as before.
+    expect(rendered([panel('a', [inherited, prose])]).cause).toMatch(new RegExp(`^  cause: judge unreachable: the request was not sent: that member's apiKey \\(judge\\.panel, else judge\\.apiKey\\) holds .*: set that member's apiKey \\(judge\\.panel, else judge\\.apiKey\\) ${again}, where it is written`));
+    // Members of another provider than the judge's (their reasons name judge.panel alone): it read "(judge.panel, else judge.apiKey)", a key they never take.
+    expect(rendered([panel('a', [own, own])]).cause).toBe(
+      `  cause: judge unreachable: the requests were not sent: those members' apiKeys (judge.panel) hold a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG): set those members' apiKeys (judge.panel) ${again}, where they are written or in the variables they are read from (a secret pasted with a line break)`,
+    );
+    expect(rendered([panel('a', [own, prose])]).cause).toMatch(new RegExp(`: set that member's apiKey \\(judge\\.panel\\) ${again}, where it is written`));
+    expect(rendered([panel('a', [down, own])]).cause).toContain(`; for the 1 not reached (its key could not be sent): set that member's apiKey (judge.panel) ${again}`);
+    // One of each: the rule of both.
+    expect(rendered([panel('a', [down, own, inherited])]).cause).toContain(`; for the 2 not reached (their keys could not be sent): set those members' apiKeys (judge.panel, else judge.apiKey) ${again}`);
+    // A single judge's, byte for byte.
+    expect(rendered([single('a', `the request was not sent: the judge key (judge.apiKey) ${carry}`)]).cause).toBe(
+      `  cause: judge unreachable: the request was not sent: the judge key (judge.apiKey) ${carry}: set the judge key (judge.apiKey) ${again}, where it is written or in the variable it is read from (a secret pasted with a line break)`,
+    );
+  });
+
   it("a panel whose every member's call failed: \"could not make the requests\" of 2; a single judge's \"the request\"", () => {
     const failed = 'judge call failed: request body could not be made';
     const all = (label: string, n: number, size: number): FixtureRecord =>
@@ -440,6 +504,33 @@ describe("a panel whose every member's judge call failed", () => {
     // Beside a single judge's call that failed: one group, in the words both share.
     const single = fixture('c', { verdict: 'not_evaluated', detail: 'judge call failed: request body could not be made' });
     expect(groups([panel('a'), single], URL_)).toEqual([['judge call failed', CALL_FAILED_HINTS, ['a', 'c']]]);
+  });
+
+  it("beside a single judge's call that failed, in either order: one group, \"could not make the requests\" (its first item's words before)", () => {
+    const of = (label: string, n: number): FixtureRecord =>
+      fixture(label, { verdict: 'not_evaluated', detail: `judge call failed: panel: ${n} of 3 members gave no usable score (2 usable needed): ${Array.from({ length: n }, (_, k) => `m${k}: judge call failed: request body could not be made`).join('; ')}` });
+    const single = fixture('c', { verdict: 'not_evaluated', detail: 'judge call failed: request body could not be made' });
+    // The single judge's first: it read "agent-replay could not make the request" of the panel's 2 requests too.
+    expect(groups([single, of('a', 2)], URL_)).toEqual([['judge call failed', CALL_FAILED_HINTS, ['c', 'a']]]);
+    expect(groups([of('a', 2), single], URL_)).toEqual([['judge call failed', CALL_FAILED_HINTS, ['a', 'c']]]);
+    // A panel's 1 member beside it: the words of more, whichever comes first (the single judge's first read "the request").
+    expect(groups([single, of('a', 1)], URL_)).toEqual([['judge call failed', CALL_FAILED_HINTS, ['c', 'a']]]);
+    expect(groups([of('a', 1), single], URL_)).toEqual([['judge call failed', CALL_FAILED_HINTS, ['a', 'c']]]);
+    resetLines();
+    const terminal = (items: FixtureRecord[]): string | undefined => renderTerminal(run(items, { agent: { host: 'preview-42.example.com', endpoint: URL_ } }), { color: false }).split('\n').find((l) => l.startsWith('  cause: '));
+    expect(terminal([single, of('a', 2)])).toBe(`  cause: all 2: judge call failed: ${CALL_FAILED_HINTS}`);
+    expect(terminal([of('a', 2), single])).toBe(`  cause: all 2: judge call failed: ${CALL_FAILED_HINTS}`);
+    // Alone, each its own words: a single judge's, byte for byte.
+    expect(terminal([single])).toBe(`  cause: judge call failed: request body could not be made: ${CALL_FAILED_HINT}`);
+    expect(terminal([of('a', 1)])).toBe(`  cause: judge call failed (panel: 1 of 3 members): ${CALL_FAILED_HINT}`);
+  });
+
+  it("panels of 1 and 2 members cut, in either order: the words of more", () => {
+    const cut = 'the answer was cut at the model\'s token limit (finish_reason "length") before it ended: nothing in it is read';
+    const of = (label: string, n: number): FixtureRecord =>
+      fixture(label, { verdict: 'not_evaluated', detail: `judge gave no usable answer: panel: ${n} of 3 members gave no usable score (2 usable needed): ${Array.from({ length: n }, (_, k) => `m${k}: ${cut}`).join('; ')}` });
+    expect(groups([of('a', 1), of('b', 2)], URL_)).toEqual([["the judge's answer was cut at its token limit", PANEL_CUT_HINT, ['a', 'b']]]);
+    expect(groups([of('b', 2), of('a', 1)], URL_)).toEqual([["the judge's answer was cut at its token limit", PANEL_CUT_HINT, ['b', 'a']]]);
   });
 });
 

@@ -288,14 +288,44 @@ describe("a panel member's key that no HTTP header can carry: its reason names t
     // Each member's reason bounded in the detail (its fix after "; " the cause's).
     const cut = "the request was not sent: that member's apiKey (judge.panel, else judge.apiKey) holds a line break or a character outside Latin-1, which no HTTP header can\u2026";
     expect(two.detail).toBe(`judge unreachable: panel: 2 of 3 members gave no usable score (2 usable needed): openai m0: ${cut}; openai m1: ${cut}`);
+    // Said of both: it quoted the first member's words, "judge unreachable: the request was not sent: that member's apiKey ... holds ... can…".
     expect(two.cause).toMatchObject({
-      what: `judge unreachable: ${cut}`,
+      what: "judge unreachable: the requests were not sent: those members' apiKeys (judge.panel, else judge.apiKey) hold a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG)",
       hint: "set those members' apiKeys (judge.panel, else judge.apiKey) again without the line break or the character outside Latin-1, where they are written or in the variables they are read from (a secret pasted with a line break)",
     });
+    // The first of them alone, in its own words.
+    const first = await outcome({ ...member('m0', { apiKey: 'sk-judge\n' }), panel: [{ model: 'm0' }, { model: 'm1', apiKey: 'sk-good' }, { model: 'm2', apiKey: 'sk-good' }] }, 'split PUP');
+    expect(first.cause?.what).toBe(`judge unreachable: ${cut}`);
     // A single judge's, byte for byte.
     const single = await outcome(member('m0', { apiKey: 'sk-judge\n' }), 'split P');
     expect(single.detail).toContain('judge unreachable: the request was not sent: the judge key (judge.apiKey) holds a line break');
     expect(single.cause?.hint).toBe('set the judge key (judge.apiKey) again without the line break or the character outside Latin-1, where it is written or in the variable it is read from (a secret pasted with a line break)');
+  });
+
+  // An anthropic member in an openai judge's panel: it never takes judge.apiKey (src/config.ts, panelMemberConfig).
+  const anthropic = (label: string): NonNullable<JudgeConfig['panel']>[number] => ({ provider: 'anthropic', baseUrl: server.url, apiKey: 'sk-ant-own\n', label });
+
+  it("its key that no header can carry: \"that member's apiKey (judge.panel)\", never \"else judge.apiKey\", in its reason and the cause's fix; 2 such: said of both", async () => {
+    const one = await outcome({ ...member('m0'), panel: [anthropic('claude'), { model: 'm1' }, { model: 'm2' }] }, 'split PHP');
+    // It read "that member's apiKey (judge.panel, else judge.apiKey)", a key it does not read.
+    expect(one.detail).toContain("claude: the request was not sent: that member's apiKey (judge.panel) holds a line break");
+    expect(one.detail).not.toContain('else judge.apiKey');
+    expect(one.cause?.hint).toBe(
+      "the judge's endpoint failed: see its status or log, and run it again; for the 1 not reached (its key could not be sent): set that member's apiKey (judge.panel) again without the line break or the character outside Latin-1, where it is written or in the variable it is read from (a secret pasted with a line break)",
+    );
+    const two = await outcome({ ...member('m0'), panel: [anthropic('claude a'), anthropic('claude b'), { model: 'm2' }] }, 'split PPP');
+    expect(two.cause).toMatchObject({
+      what: "judge unreachable: the requests were not sent: those members' apiKeys (judge.panel) hold a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG)",
+      hint: "set those members' apiKeys (judge.panel) again without the line break or the character outside Latin-1, where they are written or in the variables they are read from (a secret pasted with a line break)",
+    });
+    // Beside one that takes the judge's key: the rule of both, "judge.panel, else judge.apiKey".
+    const mixed = await outcome({ ...member('m0', { apiKey: 'sk-judge\n' }), panel: [anthropic('claude'), { model: 'm1' }, { model: 'm2', apiKey: 'sk-good' }] }, 'split PPP');
+    expect(mixed.detail).toContain("claude: the request was not sent: that member's apiKey (judge.panel) holds");
+    expect(mixed.detail).toContain("openai m1: the request was not sent: that member's apiKey (judge.panel, else judge.apiKey) holds");
+    expect(mixed.cause).toMatchObject({
+      what: "judge unreachable: the requests were not sent: those members' apiKeys (judge.panel, else judge.apiKey) hold a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG)",
+      hint: expect.stringMatching(/^set those members' apiKeys \(judge\.panel, else judge\.apiKey\) again /) as unknown,
+    });
   });
 });
 
@@ -332,6 +362,8 @@ describe("a panel's members cut at their token limit: the cause gives the limit'
       key: 'judge:cut:panel',
       what: "the judge's answer was cut at its token limit (panel: 2 of 3 members)",
       hint: panelCutFix,
+      // Said of more in a group whose items' counts differ, whichever comes first (Cause.apart).
+      apart: panelCutFix,
     });
   });
   it('some cut, some without a score: both fixes, once each; some cut, some unreachable: the address\'s and the limit\'s', async () => {
