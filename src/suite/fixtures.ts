@@ -119,21 +119,21 @@ export function isPlainFixture(raw: Record<string, unknown>): boolean {
 
 /**
  * Checks one parsed fixture file. `data` is the one YAML reading of it (see suite/yaml); `partly`: the
- * file has syntax errors, and only the items they leave as written are checked (soundItemsOfFile).
+ * syntax errors of a file YAML could not read whole, and only the items they leave as written are
+ * checked (soundItemsOfFile).
  */
-export function checkFixtureFile(src: SourceFile, data: unknown, partly = false): FixtureFileResult {
+export function checkFixtureFile(src: SourceFile, data: unknown, partly: readonly ConfigIssue[] | null = null): FixtureFileResult {
   const result: FixtureFileResult = { fixtures: [], errors: [], warnings: [], labels: [], labelsMeant: [] };
-  const items = partly ? soundItemsOfFile(src, FIXTURE_FILE) : itemsOfFile(src, data, FIXTURE_FILE, result);
+  const items = partly !== null ? soundItemsOfFile(src, FIXTURE_FILE) : itemsOfFile(src, data, FIXTURE_FILE, result);
   const file = trapFile(src);
   for (const item of items) checkItem(file, item.data, item.path, result);
   // `message: |` with its text at the key's column: one error, not the empty value's and the text's
   // (item-file.ts); also in the items a syntax error leaves as written, said in the same run as it.
   blockTextAtKeys(src, items, result.errors);
-  if (!partly) {
-    // `fixtures:`, `-`, then the item's keys at the "-"'s column: one error, not the empty item's and each key's (item-file.ts).
-    emptyItemAtKeys(src, items, result.errors);
-  }
-  if (partly) {
+  // `fixtures:`, `-`, then the item's keys at the "-"'s column: one error, not the empty item's and
+  // each key's (item-file.ts); also above a syntax error, said in the same run as it.
+  emptyItemAtKeys(src, items, result.errors, partly === null ? null : { rule: FIXTURE_FILE, syntax: partly });
+  if (partly !== null) {
     const split = splitNumbersOfOneItem(src, FIXTURE_FILE, (part) => {
       const scratch: FixtureFileResult = { fixtures: [], errors: [], warnings: [], labels: [], labelsMeant: [] };
       checkItem(file, part, [], scratch);

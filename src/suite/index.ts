@@ -492,7 +492,7 @@ async function loadFixtures(paths: SuitePaths, root: SuiteRoot, found: Findings)
       append(labelsMeant, checked.labelsMeant);
     } else if (loaded.partly) {
       // Syntax errors: the items they leave as written are checked, never run (docs/configuration.md, "How YAML is read").
-      const checked = checkFixtureFile(loaded.partly, undefined, true);
+      const checked = checkFixtureFile(loaded.partly, undefined, loaded.errors);
       append(found.errors, checked.errors);
       append(found.warnings, checked.warnings);
       append(labels, checked.labels);
@@ -546,7 +546,7 @@ async function loadPersonas(paths: SuitePaths, root: SuiteRoot, found: Findings)
     const src = loaded.src ?? loaded.partly;
     if (!src) continue;
     // Syntax errors: the scripts they leave as written are checked, never run (docs/configuration.md, "How YAML is read").
-    const checked = checkPersonaFile(src, loaded.data, loaded.src === null);
+    const checked = checkPersonaFile(src, loaded.data, loaded.src === null ? loaded.errors : null);
     append(found.errors, checked.errors);
     append(found.warnings, checked.warnings);
     if (loaded.src) append(personas, checked.personas);

@@ -314,16 +314,23 @@ export function blockTextAtKeys(src: SourceFile, items: readonly FileItem[], err
  * lines read out of it (each refused, up to the first that is not, with the lines under them) are
  * said as one, at the first line, with the fix: the lines indented under the "-", as a "-" alone
  * whose lines YAML refuses is told (syntax.ts, emptyDashItem). `errors`: the file's, changed in place.
+ * `partly`: a file YAML could not read whole (soundItemsOfFile's items) and its syntax errors: its
+ * keys beside the list are not checked, so each is taken as refused, as the schema refuses any key
+ * there; an item is told so in the same run as the errors, its lines taken up to the line above the
+ * first of them below its "-", and the list's last item, which entriesAt leaves unsure when an error
+ * is below it, when every error is below its first line (docs/configuration.md, "How YAML is read").
  */
-export function emptyItemAtKeys(src: SourceFile, items: readonly FileItem[], errors: ConfigIssue[]): void {
-  if (errors.length === 0) return;
+export function emptyItemAtKeys(src: SourceFile, items: readonly FileItem[], errors: ConfigIssue[], partly: PartlyFile | null = null): void {
+  const read = partly === null ? null : partlyRead(src, items, partly);
+  if (partly === null ? errors.length === 0 : read === null) return;
   let lines: string[] | null = null;
-  for (const item of items) {
+  const mine = (i: ConfigIssue, line: number): boolean => i.file === src.file && i.line === line;
+  const refused = (line: number): boolean => (read === null ? errors.some((i) => mine(i, line)) : read.keys.has(line));
+  for (const item of read?.items ?? items) {
     const list = item.path.at(-2);
     if (item.data !== null || typeof list !== 'string') continue;
     const pos = src.valueAt(item.path);
-    const mine = (i: ConfigIssue, line: number): boolean => i.file === src.file && i.line === line;
-    if (pos.line === null || !errors.some((i) => mine(i, pos.line as number))) continue;
+    if (pos.line === null || (read === null && !errors.some((i) => mine(i, pos.line as number)))) continue;
     lines ??= src.text.split('\n').map((l) => l.replace(/\r$/, ''));
     const dash = /^( *)-[ \t]*(?:#.*)?$/.exec(lines[pos.line - 1] ?? '');
     if (dash === null) continue;
@@ -331,22 +338,59 @@ export function emptyItemAtKeys(src: SourceFile, items: readonly FileItem[], err
     let first = pos.line + 1;
     while (first <= lines.length && isBlank(lines[first - 1] as string)) first += 1;
     const text = lines[first - 1];
-    if (text === undefined || indentOf(text) > d || /^ *-(?:\s|$)/.test(text) || !errors.some((i) => mine(i, first))) continue;
+    const from = pos.line;
+    const end = read === null ? Infinity : (read.syntax.find((l) => l > from) ?? Infinity);
+    if (text === undefined || first >= end || (item === read?.unsure && (read.syntax[0] ?? Infinity) <= first)) continue;
+    if (indentOf(text) > d || /^ *-(?:\s|$)/.test(text) || !refused(first)) continue;
     const at = indentOf(text);
     // The lines read out of the item: the first, each next one at its column the schema refused, and the lines under them.
     let to = first;
-    for (let k = first + 1; k <= lines.length; k += 1) {
+    for (let k = first + 1; k < end && k <= lines.length; k += 1) {
       const line = lines[k - 1] as string;
       if (isBlank(line)) continue;
-      if (indentOf(line) < at || (indentOf(line) === at && !errors.some((i) => mine(i, k)))) break;
+      if (indentOf(line) < at || (indentOf(line) === at && !refused(k))) break;
       to = k;
     }
+    // A syntax error on the next line, at the item's lines' column or deeper, may be the item's too.
+    let next = to + 1;
+    while (next < end && isBlank(lines[next - 1] as string)) next += 1;
+    const cut = next === end && indentOf(lines[end - 1] ?? '') >= at;
     const key = src.keyAt(item.path.slice(0, -2), list);
     const readAs = `line ${String(first)} as a key beside ${shownJson(list)}${key?.line == null ? '' : ` on line ${String(key.line)}`}, not as part of the item`;
     const gone = (i: ConfigIssue): boolean => i.file === src.file && i.line !== null && (i.line === pos.line || (i.line >= first && i.line <= to));
     const at0 = errors.findIndex(gone);
     const kept = errors.filter((i) => !gone(i));
-    kept.splice(at0, 0, { file: src.file, line: first, column: at + 1, ...emptyItemWords(lines, { from: pos.line, first, to, at, dash: d, readAs }) });
+    // The list's last item, unsure to entriesAt, has no error of its own to take the place of: in line order.
+    const place = at0 !== -1 ? at0 : kept.findIndex((i) => i.line !== null && i.line > first);
+    kept.splice(place === -1 ? kept.length : place, 0, { file: src.file, line: first, column: at + 1, ...emptyItemWords(lines, { from: pos.line, first, to, at, dash: d, readAs, cut }) });
     errors.splice(0, errors.length, ...kept);
   }
+}
+
+/** A file YAML could not read whole: the rule of its items, and its syntax errors (emptyItemAtKeys). */
+export interface PartlyFile {
+  rule: ItemFileRule;
+  syntax: readonly ConfigIssue[];
+}
+
+/**
+ * What emptyItemAtKeys looks at in a file YAML could not read whole: `items` and the list's last
+ * item when entriesAt leaves it unsure (`unsure`), the lines of the keys beside the list, and the
+ * lines of the syntax errors, in order. null without a list under the rule's key with keys beside it.
+ */
+function partlyRead(src: SourceFile, items: readonly FileItem[], { rule, syntax }: PartlyFile): { items: readonly FileItem[]; unsure: FileItem | null; keys: Set<number>; syntax: number[] } | null {
+  // Without a "-" alone on its line there is none: the document is not walked again.
+  if (!/^ *-[ \t]*(?:#.*)?\r?$/m.test(src.text)) return null;
+  const top = src.entriesAt([]);
+  if (top === null || !top.some((e) => e.key === rule.key)) return null;
+  const keys = new Set<number>();
+  for (const e of top) {
+    const line = e.key === rule.key ? null : src.keyAt([], e.key)?.line;
+    if (line != null) keys.add(line);
+  }
+  if (keys.size === 0) return null;
+  const last = src.entriesAt([rule.key])?.at(-1);
+  const unsure = last === undefined || last.sound || typeof last.key !== 'number' ? null : { data: null, path: [rule.key, last.key] };
+  const lines = syntax.flatMap((i) => (i.file === src.file && i.line !== null ? [i.line] : [])).sort((x, y) => x - y);
+  return { items: unsure === null ? items : [...items, unsure], unsure, keys, syntax: lines };
 }

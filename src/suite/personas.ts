@@ -94,21 +94,21 @@ export interface PersonaFileResult extends ItemFileFindings {
 
 /**
  * Checks one parsed persona file. `data` is the one YAML reading of it (see suite/yaml); `partly`: the
- * file has syntax errors, and only the items they leave as written are checked (soundItemsOfFile).
+ * syntax errors of a file YAML could not read whole, and only the items they leave as written are
+ * checked (soundItemsOfFile).
  */
-export function checkPersonaFile(src: SourceFile, data: unknown, partly = false): PersonaFileResult {
+export function checkPersonaFile(src: SourceFile, data: unknown, partly: readonly ConfigIssue[] | null = null): PersonaFileResult {
   const result: PersonaFileResult = { personas: [], errors: [], warnings: [], labels: [], labelsMeant: [] };
-  const items = partly ? soundItemsOfFile(src, PERSONA_FILE) : itemsOfFile(src, data, PERSONA_FILE, result);
+  const items = partly !== null ? soundItemsOfFile(src, PERSONA_FILE) : itemsOfFile(src, data, PERSONA_FILE, result);
   const file = trapFile(src);
   for (const item of items) checkScript(file, item.data, item.path, result);
   // `message: |` with its text at the key's column: one error, not the empty value's and the text's
   // (item-file.ts); also in the items a syntax error leaves as written, said in the same run as it.
   blockTextAtKeys(src, items, result.errors);
-  if (!partly) {
-    // `fixtures:`, `-`, then the item's keys at the "-"'s column: one error, not the empty item's and each key's (item-file.ts).
-    emptyItemAtKeys(src, items, result.errors);
-  }
-  if (partly) {
+  // `fixtures:`, `-`, then the item's keys at the "-"'s column: one error, not the empty item's and
+  // each key's (item-file.ts); also above a syntax error, said in the same run as it.
+  emptyItemAtKeys(src, items, result.errors, partly === null ? null : { rule: PERSONA_FILE, syntax: partly });
+  if (partly !== null) {
     const split = splitNumbersOfOneItem(src, PERSONA_FILE, (part) => {
       const scratch: PersonaFileResult = { personas: [], errors: [], warnings: [], labels: [], labelsMeant: [] };
       // A reply's turn is told the turns of the script, counted from followUps and user, which a

@@ -673,6 +673,47 @@ describe('a "-" alone, the item\'s keys at its column under a list at its key\'s
     expect(fixed.suite?.fixtures.map((f) => f.label)).toEqual(['a', 'b', 'e', 'f', 'g', 'h']);
   });
 
+  it('is said in the same run as a syntax error in the file, below it or above it, its lines taken up to the error; the fix as written leaves the syntax error alone', async () => {
+    // The brief's file: the "-" on line 2, its keys at its column, and a syntax error on line 40.
+    const comments = '# more fixtures below\n'.repeat(33);
+    const below = `fixtures:\n-\nlabel: a\nmessage: hi\nassert:\n  contains: x\n${comments}other: "\\q"\n`;
+    const r = await load({
+      [`${F}/a.yml`]: below,
+      // Above it, in another item; the syntax error on a line of the item's: its lines end above it.
+      [`${F}/b.yml`]: 'fixtures:\n- label: b\n  message: "\\q"\n-\nlabel: c\nmessage: hi\n',
+      [`${F}/c.yml`]: 'fixtures:\n-\nlabel: d\nmessage: "hi\n',
+      [`${P}/p.yml`]: 'personas:\n-\nlabel: p\nopening: hi\nexpect: { terminal: finish }\nmaxTurns: "\\q"\n',
+    });
+    const empty = (dash: number, key: string): string =>
+      `the "-" on line ${String(dash)} has nothing after it, and line ${String(dash + 1)} under it is indented by no spaces, no deeper than the "-", so YAML reads the item as empty and line ${String(dash + 1)} as a key beside "${key}" on line 1, not as part of the item`;
+    expect(said(r.errors).map((e) => e.replace(/ \| put the value in single quotes[^]*/, ''))).toEqual([
+      `${F}/a.yml:3:1: ${empty(2, 'fixtures')} | indent the item's lines deeper than the "-": by 2 spaces, so that line 3 reads\n      label: a\n  and move lines 4 to 6 right by 2 spaces too`,
+      `${F}/a.yml:40:9: invalid YAML: \\q inside double quotes is not a YAML escape (in "..." a backslash starts one, such as \\n or \\")`,
+      `${F}/b.yml:3:13: invalid YAML: \\q inside double quotes is not a YAML escape (in "..." a backslash starts one, such as \\n or \\")`,
+      `${F}/b.yml:5:1: ${empty(4, 'fixtures')} | indent the item's lines deeper than the "-": by 2 spaces, so that line 5 reads\n      label: c\n  and move line 6 right by 2 spaces too`,
+      // One line above the error, which may be the item's too: not told to write it after the "-".
+      `${F}/c.yml:3:1: ${empty(2, 'fixtures')} | indent the item's lines deeper than the "-": by 2 spaces, so that line 3 reads\n      label: d`,
+      `${F}/c.yml:4:10: invalid YAML: the double quote opened here is never closed | close the value with " on this line (a " inside it is written \\")`,
+      `${P}/p.yml:3:1: ${empty(2, 'personas')} | indent the item's lines deeper than the "-": by 2 spaces, so that line 3 reads\n      label: p\n  and move lines 4 to 5 right by 2 spaces too`,
+      `${P}/p.yml:6:12: invalid YAML: \\q inside double quotes is not a YAML escape (in "..." a backslash starts one, such as \\n or \\")`,
+    ]);
+    // The fix as written: the syntax error alone is left.
+    const fixed = await load({ [`${F}/a.yml`]: below.replace('-\nlabel: a\nmessage: hi\nassert:\n  contains: x\n', '-\n  label: a\n  message: hi\n  assert:\n    contains: x\n') });
+    expect(said(fixed.errors).map((e) => e.split(' | ')[0])).toEqual([`${F}/a.yml:40:9: invalid YAML: \\q inside double quotes is not a YAML escape (in "..." a backslash starts one, such as \\n or \\")`]);
+  });
+
+  it('leaves an item whose "-" a syntax error above leaves unsure, and one whose first line is the error, to the syntax error alone', async () => {
+    const r = await load({
+      [`${F}/a.yml`]: 'fixtures:\n- label: a\n  message: "\\q"\n-\nlabel: b\nmessage: hi\nfixtures: 3\n',
+      [`${F}/b.yml`]: 'fixtures:\n-\nlabel b\nmessage: hi\n',
+    });
+    expect(said(r.errors).map((e) => e.split(' | ')[0])).toEqual([
+      `${F}/a.yml:3:13: invalid YAML: \\q inside double quotes is not a YAML escape (in "..." a backslash starts one, such as \\n or \\")`,
+      `${F}/a.yml:7:1: invalid YAML: the key "fixtures" appears twice in one mapping (first on line 1)`,
+      `${F}/b.yml:3:1: invalid YAML: line 3 has no ":" after its key "label", so YAML cannot read "b" as its value`,
+    ]);
+  });
+
   it('leaves an empty item followed by a key the file takes to the empty item\'s own error', async () => {
     const r = await load({ [`${F}/a.yml`]: 'fixtures:\n- label: a\n  message: hi\n-\n' });
     expect(said(r.errors).map((e) => e.split(' | ')[0])).toEqual([`${F}/a.yml:4:1: fixture #2 must be a mapping with label and message, found an empty value (null)`]);

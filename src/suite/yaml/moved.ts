@@ -54,12 +54,13 @@ export function spacesWord(n: number): string {
  * `readAs` says what YAML makes of line `first`. The fix indents the item's lines 2 spaces deeper
  * than the "-" (keysMoved), or, when it is one line, writes it after the "-". `more`: the next items
  * of the same list written the same way (their "-" at `dash`, their lines at `at`), named in the
- * message and each fixed alike.
+ * message and each fixed alike. `cut`: a syntax error on the line after `to`, which may be the
+ * item's too: no fix writes the item as one line then.
  */
-export function emptyItemWords(lines: readonly string[], w: { from: number; first: number; to: number; at: number; dash: number; readAs: string }, more: readonly { from: number; first: number; to: number }[] = []): { message: string; fix: string } {
+export function emptyItemWords(lines: readonly string[], w: { from: number; first: number; to: number; at: number; dash: number; readAs: string; cut?: boolean }, more: readonly { from: number; first: number; to: number }[] = []): { message: string; fix: string } {
   const text = (lines[w.first - 1] as string).trimStart();
   const deep = w.dash + 2;
-  const alone = w.to === w.first && more.length === 0 ? `\n  or write it after the "-", so that line ${String(w.from)} reads\n    ${' '.repeat(w.dash)}- ${text}` : '';
+  const alone = w.to === w.first && more.length === 0 && w.cut !== true ? `\n  or write it after the "-", so that line ${String(w.from)} reads\n    ${' '.repeat(w.dash)}- ${text}` : '';
   const reads = (m: { first: number; to: number }): string => `line ${String(m.first)} reads\n    ${' '.repeat(deep)}${(lines[m.first - 1] as string).trimStart()}${keysMoved(lines, m.first, m.to, w.at, deep)}`;
   const others = more.length === 0 ? '' : `; ${linesWord(more.map((m) => m.first))} under the "-" on ${linesWord(more.map((m) => m.from))} ${more.length === 1 ? 'is' : 'are'} written the same way`;
   return {
