@@ -62,15 +62,31 @@ export function listWords(parts: readonly string[], word: 'and' | 'or' = 'and'):
   return `${parts.slice(0, -1).join(', ')} ${word} ${parts[parts.length - 1] as string}`;
 }
 
+/** What stands between a cut list's items: ", "; "; " for items that hold commas; " → " for the steps of a path ("a → b and 3 more"). */
+type Between = ', ' | '; ' | ' → ';
+
 /**
  * A list cut after its first `most` items, the rest counted: "a, b, c and 4 more" ("a, b" when none
  * is cut; digits grouped as every count, "and 1,234 more"); `show` writes each item shown. No "and"
- * before the last item shown: the count of the rest closes the list.
+ * before the last item shown: the count of the rest closes the list. Items that hold commas of
+ * their own (a label with what moved, "`faq`: latency, tokens"; JSON) are `between` "; ", and the
+ * count is set apart as one of them, "a; b; and 4 more", so that it is not read as the last item's
+ * (docs/architecture.md, words.ts).
  */
-export function listAndMore<T>(parts: readonly T[], most: number, show: (part: T) => string): string {
+export function listAndMore<T>(parts: readonly T[], most: number, show: (part: T) => string, between: Between = ', '): string {
   const shown = parts.slice(0, most).map(show);
-  const more = parts.length - shown.length;
-  return more > 0 ? `${shown.join(', ')} and ${thousands(more)} more` : shown.join(', ');
+  return shownAndMore(shown, parts.length - shown.length, between);
+}
+
+/**
+ * listAndMore's words for a list whose items shown and count of the rest are known apart (a gate
+ * read back from a comment keeps fewer labels than it counts): `shown` joined, then "and N more"
+ * when `more` is above 0 ("N more" alone when none is shown).
+ */
+export function shownAndMore(shown: readonly string[], more: number, between: Between = ', '): string {
+  if (more <= 0) return shown.join(between);
+  if (shown.length === 0) return `${thousands(more)} more`;
+  return `${shown.join(between)}${between === '; ' ? between : ' '}and ${thousands(more)} more`;
 }
 
 /** `s` with its first letter a capital: words written to follow a colon, opening a sentence of their own (a refusal under its heading, a line's head). */

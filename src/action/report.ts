@@ -20,7 +20,7 @@ import { clipShown } from '../report/escape.js';
 import { gateMerged, incompleteText } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
-import { plural } from '../words.js';
+import { listAndMore, plural } from '../words.js';
 
 /** What expandResults found, and where it found nothing (for the error when no file is left). */
 export interface ExpandedResults {
@@ -205,15 +205,12 @@ export function asideWords(a: AsideResults, dir: string): string {
  */
 export function unreadWords(unread: readonly UnreadResults[], read: number): string | null {
   if (unread.length === 0) return null;
-  const each = unread
-    .slice(0, 5)
-    .map((u) => `${shown(u.file)}: ${clipShown(terminalLine(u.why), 600)}`)
-    .join('; ');
-  const more = unread.length > 5 ? `; +${unread.length - 5} more` : '';
+  // Each file's reason holds commas of its own: "; " between them, and "; and N more" (docs/architecture.md, words.ts).
+  const each = listAndMore(unread, 5, (u) => `${shown(u.file)}: ${clipShown(terminalLine(u.why), 600)}`, '; ');
   const total = unread.length + read;
   const what = total === 1 ? 'the results file could not be read' : unread.length === 1 ? `1 of ${total} results files could not be read` : `${unread.length} of ${total} results files could not be read`;
   const rest = read === 0 ? '' : ` (the ${read === 1 ? 'other one was' : `other ${read} were`} read; which shard or run an unread file holds cannot be known, and without it the rest would read as the whole run)`;
-  return `report mode: ${what}, so nothing was ${total === 1 ? 'reported' : 'merged'}${rest}: ${each}${more}`;
+  return `report mode: ${what}, so nothing was ${total === 1 ? 'reported' : 'merged'}${rest}: ${each}`;
 }
 
 /**

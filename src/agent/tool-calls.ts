@@ -29,7 +29,7 @@
 
 import type { JsonValue, ToolCall } from '../types.js';
 import { pathDeeperThan } from '../record/depth.js';
-import { headOf, shownJson, thousands } from '../words.js';
+import { headOf, listAndMore, shownJson } from '../words.js';
 import { line } from '../assertions/format.js';
 
 /** Longest tool name kept: a name is an identifier, not a document. */
@@ -127,8 +127,7 @@ const KEY_CHARS = 60;
 export function keysText(record: Record<string, unknown>): string {
   const keys = Object.keys(record);
   if (keys.length === 0) return 'none';
-  const more = keys.length - KEYS_SHOWN;
-  return `${keys.slice(0, KEYS_SHOWN).map(shownName).join(', ')}${more > 0 ? `, and ${thousands(more)} more` : ''}`;
+  return listAndMore(keys, KEYS_SHOWN, shownName);
 }
 
 /** A key or a name of the agent's (an event's type) on an error's line: one line, KEY_CHARS at most (line). */

@@ -8,6 +8,7 @@ import { callMatches } from '../evaluate/match.js';
 import { jsonLine } from './format.js';
 import { suggest } from '../suite/issues.js';
 import { docsUrl } from '../version.js';
+import { listAndMore } from '../words.js';
 
 /** "lookup_order", or with its input as every surface writes JSON (jsonText, on one line: jsonLine): 'lookup_order {"orderId": "1234"} (exact)'. */
 export function describeCall(tool: string, input: JsonValue | undefined, match: MatchMode): string {
@@ -35,9 +36,9 @@ export function toolMatch<C extends Pick<ToolCall, 'tool' | 'input'>>(
   const wanted = describeCall(expected.tool, expected.input, expected.match);
   const sameTool = calls.filter((c) => c.tool === expected.tool);
   const first = sameTool.find((c) => callMatches(expected, c)) ?? null;
-  const shown = sameTool.slice(0, 5).map((c) => jsonLine(c.input));
-  const more = sameTool.length > 5 ? `; +${sameTool.length - 5} more` : '';
-  const others = sameTool.length === 0 ? `${expected.tool} was not called${calledInstead(expected.tool, calls)}` : `${expected.tool} was called with ${shown.join('; ')}${more}`;
+  // Each input is JSON, with commas of its own: "; " between them, and "; and N more" (docs/architecture.md, words.ts).
+  const shown = listAndMore(sameTool, 5, (c) => jsonLine(c.input), '; ');
+  const others = sameTool.length === 0 ? `${expected.tool} was not called${calledInstead(expected.tool, calls)}` : `${expected.tool} was called with ${shown}`;
   if (kind === 'toolCalled') {
     return first ? { status: 'pass', detail: `called ${wanted}${where(first)}`, first } : { status: 'fail', detail: `expected a call of ${wanted}: ${others}`, first };
   }
@@ -63,7 +64,7 @@ function calledInstead(tool: string, calls: readonly Pick<ToolCall, 'tool'>[]): 
   const names = [...new Set(calls.map((c) => c.tool))];
   if (names.length === 0) return '';
   const near = nearName(tool, calls);
-  const listed = `${names.slice(0, 5).join(', ')}${names.length > 5 ? ` and ${String(names.length - 5)} more` : ''}`;
+  const listed = listAndMore(names, 5, (n) => n);
   return `; the tool${names.length === 1 ? '' : 's'} called: ${listed}${near === null ? '' : ` (did you mean ${near}?)`}`;
 }
 

@@ -11,7 +11,7 @@ import { columnsOf, padColumns } from '../report/columns.js';
 import { formatUsd } from '../report/money.js';
 import { judgeFallbackText } from '../report/judge-mode.js';
 import { suiteLine } from '../report/blocks.js';
-import { plural, shownShellWord, thousands } from '../words.js';
+import { listAndMore, plural, shownShellWord, thousands } from '../words.js';
 import { hideEndpointTokens } from '../endpoint.js';
 import { docsUrl } from '../version.js';
 import { cliWords, cliWordsOf } from '../report/terminal.js';
@@ -175,7 +175,7 @@ function straddlingElsewhere(c: Calibration): number {
 
 function straddlingNote(c: Calibration): string {
   const n = straddlingElsewhere(c);
-  return n === 0 ? '' : `; ${n === 1 ? '1 more is' : `${n} more are`} listed under Disagreements`;
+  return n === 0 ? '' : `; ${n === 1 ? '1 more is' : `${thousands(n)} more are`} listed under Disagreements`;
 }
 
 function straddlers(c: Calibration): { criterion: Criterion; item: Item }[] {
@@ -319,7 +319,7 @@ function groupLayout(group: ReasonGroup, of: number, text: (item: Item) => strin
 
 /**
  * Baseline files named compactly: their folder once, then their names (the first 20, then how many
- * more), ".agent-replay/baselines/: f0.json, f1.json, +480 more"; folders apart, "; " between.
+ * more), ".agent-replay/baselines/: f0.json, f1.json and 480 more"; folders apart, "; " between.
  */
 function filesText(files: readonly string[], shown: (text: string) => string): string {
   const byDir = new Map<string, string[]>();
@@ -382,8 +382,7 @@ function calmLine(c: Calibration): string | null {
 const LABELS_SHOWN = 20;
 
 function firstLabels(labels: readonly string[], shown: (label: string) => string): string {
-  const more = labels.length > LABELS_SHOWN ? `, +${thousands(labels.length - LABELS_SHOWN)} more` : '';
-  return `${labels.slice(0, LABELS_SHOWN).map(shown).join(', ')}${more}`;
+  return listAndMore(labels, LABELS_SHOWN, shown);
 }
 
 /**

@@ -6,6 +6,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listAndMore, thousands } from '../words.js';
 import { runCheck } from '../engine.js';
 import { CONDITION_WORDS, DEFAULT_FAIL_ON, unverifiedCounts, type GateResult } from '../evaluate/index.js';
 import { startDemoServer, DEMO_JUDGE_LABEL } from '../demo/server.js';
@@ -97,8 +98,7 @@ export function closingWords(gate: GateResult, suiteDir: string): string {
   if (gate.failed) {
     for (const o of gate.offenders) {
       if (o.condition === 'unverified') continue;
-      const named = o.labels.slice(0, 5).map(oneLine).join(', ') + (o.labels.length > 5 ? ` and ${o.labels.length - 5} more` : '');
-      lines.push(`  ${o.labels.length} ${CONDITION_WORDS[o.condition]}: ${named}`);
+      lines.push(`  ${thousands(o.labels.length)} ${CONDITION_WORDS[o.condition]}: ${listAndMore(o.labels, 5, oneLine)}`);
     }
     const unverified = unverifiedCounts(gate.verification);
     if (gate.offenders.some((o) => o.condition === 'unverified') || gate.verification.interrupted || gate.verification.incomplete) {

@@ -6,7 +6,7 @@ import { causeGroups, causeLine, type CauseGroup, type CauseGroups, type CauseIt
 import { meetsChange } from './changes.js';
 import { incompleteText } from './shard.js';
 import { nearestName } from '../suite/issues.js';
-import { plural, thousands } from '../words.js';
+import { plural, shownAndMore, thousands } from '../words.js';
 
 /** What the gate reads of an item: a fixture, or a persona script (whose reply drift is its transcript drift). */
 export type GateItem =
@@ -173,7 +173,7 @@ export function gateMerged(run: VerifiedRun, failOn: readonly FailOnCondition[],
 export function offenderText(o: Offender, label: (text: string) => string = (text) => text): string {
   const named = o.labels.slice(0, 5);
   const more = o.fixtures + o.scripts - named.length;
-  const shown = named.length === 0 ? NOT_NAMED : [...named.map(label), ...(more > 0 ? [`+${thousands(more)} more`] : [])].join(', ');
+  const shown = named.length === 0 ? NOT_NAMED : shownAndMore(named.map(label), more);
   return `${countNoun(o.fixtures, o.scripts)} ${CONDITION_WORDS[o.condition]} (${shown})`;
 }
 

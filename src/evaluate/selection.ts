@@ -4,7 +4,7 @@
 
 import type { RunRecord } from '../types.js';
 import { resultOf } from './compare.js';
-import { thousands } from '../words.js';
+import { listAndMore } from '../words.js';
 
 /** A label glob: `*` any run of characters, `?` one character; everything else literal. */
 function globToRegExp(glob: string): RegExp {
@@ -62,10 +62,9 @@ export function selectLabels(suiteLabels: readonly string[], rerun: readonly str
 
 /**
  * The usage error of `--only` patterns that match no label of the suite (`unmatched`, selectLabels'):
- * the suite's first 20 labels, then how many more it has, grouped ("+1,180 more").
+ * the suite's first 20 labels, then how many more it has, grouped ("a, b and 1,180 more").
  */
 export function unmatchedOnlyText(unmatched: readonly string[], suiteLabels: readonly string[]): string {
   const list = unmatched.map((p) => `"${p}"`).join(', ');
-  const more = suiteLabels.length > 20 ? `, +${thousands(suiteLabels.length - 20)} more` : '';
-  return `--only ${list} ${unmatched.length === 1 ? 'matches' : 'match'} no fixture or persona script label; labels in the suite: ${suiteLabels.slice(0, 20).join(', ') || '(none)'}${more}`;
+  return `--only ${list} ${unmatched.length === 1 ? 'matches' : 'match'} no fixture or persona script label; labels in the suite: ${listAndMore(suiteLabels, 20, (l) => l) || '(none)'}`;
 }

@@ -12,7 +12,7 @@
 // `partition` names the split itself (every shard's labels), equal for the shards that used the same
 // timings, so a merge can tell a shard balanced by other timings (an item then in no shard, or two).
 
-import { terminalLine } from '../words.js';
+import { listAndMore, terminalLine } from '../words.js';
 import { stableHash } from './definition.js';
 import type { RunRecord, ShardInfo } from '../types.js';
 
@@ -118,18 +118,26 @@ export function selectShard(
  */
 export const MIXED_SELECTION = 'replayed with different --rerun or --only (or none)';
 
+/** The excluded files a sentence names: the first `most`, each as `show` writes it, then how many more ("a.json, b.json and 3 more"). */
+export interface FilesShown {
+  most: number;
+  show: (file: string) => string;
+}
+
+const EVERY_FILE: FilesShown = { most: Infinity, show: (file) => file };
+
 /** "incomplete: shard 2/4 missing", "incomplete: shards 2/4, 3/4 missing; excluded (another suite, shard count or split): b.json (...)". */
-export function incompleteText(inc: { total: number; missing: readonly number[]; foreign: readonly string[] }): string {
-  return `incomplete: ${incompleteParts(inc)}`;
+export function incompleteText(inc: { total: number; missing: readonly number[]; foreign: readonly string[] }, files: FilesShown = EVERY_FILE): string {
+  return `incomplete: ${incompleteParts(inc, files)}`;
 }
 
 /** What a merge lacks, without "incomplete: ": "shard 2/4 missing", where a line or a type has said it is incomplete. */
-export function incompleteParts(inc: { total: number; missing: readonly number[]; foreign: readonly string[] }): string {
+export function incompleteParts(inc: { total: number; missing: readonly number[]; foreign: readonly string[] }, files: FilesShown = EVERY_FILE): string {
   const parts: string[] = [];
   if (inc.missing.length > 0) {
     const list = inc.missing.map((k) => `${k}/${inc.total}`);
     parts.push(`${list.length === 1 ? 'shard' : 'shards'} ${list.join(', ')} missing`);
   }
-  if (inc.foreign.length > 0) parts.push(`excluded (another suite, shard count or split): ${inc.foreign.join(', ')}`);
+  if (inc.foreign.length > 0) parts.push(`excluded (another suite, shard count or split): ${listAndMore(inc.foreign, files.most, files.show)}`);
   return parts.join('; ');
 }

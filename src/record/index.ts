@@ -14,7 +14,7 @@ import { UserError } from '../errors.js';
 import { writeRecordFile } from './stream.js';
 import { docsUrl, TOOL } from '../version.js';
 import { hideEndpointTokens, sameEndpoint } from '../endpoint.js';
-import { plural, shownJson, terminalLine, thousands } from '../words.js';
+import { listAndMore, listWords, plural, shownJson, terminalLine, thousands } from '../words.js';
 import { MIXED_SELECTION } from '../evaluate/shard.js';
 import { NEW_CONFIG_NAME } from '../suite/config-names.js';
 import { readAsStoredNow } from '../evaluate/index.js';
@@ -209,9 +209,8 @@ const NOTE_LABELS = 5;
 
 function unsureWords(file: string, labels: readonly string[]): string {
   const one = labels.length === 1;
-  const shown = labels.slice(0, NOTE_LABELS).join(', ');
-  const more = labels.length > NOTE_LABELS ? ` and ${thousands(labels.length - NOTE_LABELS)} more` : '';
-  const items = one ? `the repeated item ${shown} shows` : `${thousands(labels.length)} repeated items (${shown}${more}) show`;
+  const shown = listAndMore(labels, NOTE_LABELS, (l) => l);
+  const items = one ? `the repeated item ${shown} shows` : `${thousands(labels.length)} repeated items (${shown}) show`;
   return (
     `${terminalLine(file)}: written by an older agent-replay: ${items} the baseline's reply while another attempt replied otherwise, ` +
     `and the record lacks what a run now keeps of that attempt (its meaning; a script's: who ended its conversation), so ${one ? 'it reads' : 'they read'} as recorded, with no word of that attempt, ` +
@@ -455,8 +454,8 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   const fixtures = suiteOrder(records.flatMap((r, i) => r.fixtures.filter((f) => firstSeen(f.label, i))));
   const personas = suiteOrder(records.flatMap((r, i) => r.personas.filter((p) => firstSeen(p.label, i, 'scripts'))));
   if (overlaps.size > 0) {
-    const listed = [...overlaps].map(([label, held]) => `"${label}" (${held.in.slice(0, -1).map(shard).join(', ')} and ${shard(held.in.at(-1) as number)})`);
-    const shown = listed.slice(0, 5).join(', ') + (listed.length > 5 ? `, +${thousands(listed.length - 5)} more` : '');
+    const listed = [...overlaps].map(([label, held]) => `"${label}" (${listWords(held.in.map(shard))})`);
+    const shown = listAndMore(listed, 5, (l) => l);
     // Fixtures and persona scripts each called what they are (a script is not a "fixture").
     const nf = [...overlaps.values()].filter((o) => o.kind === 'fixtures').length;
     const ns = overlaps.size - nf;

@@ -61,12 +61,11 @@ function withEndpoint(text: string, endpoint: string | null, escape: (text: stri
 export function flakyBlock(model: ReportModel): string | null {
   const n = model.flaky.length;
   if (n === 0) return null;
-  const listed = model.flaky.slice(0, 10).map((i) => codeSpan(clip(i.label, LIMITS.label)));
-  const more = n > listed.length ? `, and ${thousands(n - listed.length)} more` : '';
+  const label = (i: Item): string => codeSpan(clip(i.label, LIMITS.label));
   const noun = itemsNoun(model.flaky, n);
   const judged = flakyByTheJudge(model);
-  const judge = judged.length === 0 ? '' : `; ${flakyByTheJudgeWords(judged)}: ${judged.slice(0, 10).map((i) => codeSpan(clip(i.label, LIMITS.label))).join(', ')}${judged.length > 10 ? `, +${thousands(judged.length - 10)} more` : ''}`;
-  return `🎲 **${thousands(n)} flaky ${noun}**: the attempts disagree (passes/attempts shown as k/N): ${listed.join(', ')}${more}${judge}`;
+  const judge = judged.length === 0 ? '' : `; ${flakyByTheJudgeWords(judged)}: ${listAndMore(judged, 10, label)}`;
+  return `🎲 **${thousands(n)} flaky ${noun}**: the attempts disagree (passes/attempts shown as k/N): ${listAndMore(model.flaky, 10, label)}${judge}`;
 }
 
 /**
@@ -113,7 +112,7 @@ export function incompleteBlock(run: RunRecord): string | null {
   // The shard numbers are validated integers; the names of excluded files are untrusted text.
   const inc = run.incomplete;
   return (
-    `> [!WARNING]\n> **${incompleteText({ ...inc, foreign: inc.foreign.slice(0, 5).map((f) => escapeInline(clip(f, LIMITS.ref))) })}${inc.foreign.length > 5 ? ` +${thousands(inc.foreign.length - 5)} more` : ''}.** ` +
+    `> [!WARNING]\n> **${incompleteText(inc, { most: 5, show: (f) => escapeInline(clip(f, LIMITS.ref)) })}.** ` +
     `This report merges only the shards it was given: the items of a missing shard are not counted here and are not removed.`
   );
 }
@@ -337,14 +336,15 @@ export interface Refreshed {
  */
 function refreshedWords(items: readonly Refreshed[]): string {
   const n = items.length;
-  const named = items.slice(0, REFRESHED_NAMED).map((r) => {
+  // Each item holds commas of its own ("`shipping`: latency, tokens"): "; " between them, and "; and
+  // N more" (docs/architecture.md, words.ts).
+  const named = listAndMore(items, REFRESHED_NAMED, (r) => {
     const moved = refreshedFields(r);
     return `${codeSpan(clip(r.item.label, LIMITS.label))}${moved.length > 0 ? `: ${escapeInline(moved.join(', '))}` : ''}`;
-  });
-  const more = n > REFRESHED_NAMED ? `; and ${thousands(n - REFRESHED_NAMED)} more` : '';
+  }, '; ');
   return n === 1
-    ? `the baseline of 1 unchanged item whose measurements moved (${named.join('')})`
-    : `the baselines of ${thousands(n)} unchanged items whose measurements moved (${named.join('; ')}${more})`;
+    ? `the baseline of 1 unchanged item whose measurements moved (${named})`
+    : `the baselines of ${thousands(n)} unchanged items whose measurements moved (${named})`;
 }
 
 /** The slower items whose pass/fail result did not change, as accepting them stores them: "the latency of 1 slower fixture". */
@@ -406,13 +406,13 @@ function rewordedWrites(items: readonly Refreshed[], counted: boolean): string {
       : `${wording} as their baseline replies, the baselines' wordings${attempts} kept as known variants where they differ by more than formatting`;
   const tallies = items.filter((r) => r.item.baseline !== null && JSON.stringify(r.item.baseline.attempts ?? null) !== JSON.stringify(r.baseline.attempts ?? null));
   if (tallies.length === 0) return head;
-  const named = tallies.slice(0, REFRESHED_NAMED).map((r) => {
+  // No item holds a comma ("`faq`: attempts passed 10/10 → 9/10"): a list as any other (docs/architecture.md, words.ts).
+  const named = listAndMore(tallies, REFRESHED_NAMED, (r) => {
     const a = baselineAttemptsOf(r.item.baseline as Baseline | PersonaBaseline);
     const b = baselineAttemptsOf(r.baseline);
     return `${codeSpan(clip(r.item.label, LIMITS.label))}: attempts passed ${a.passed}/${a.total} → ${b.passed}/${b.total}`;
   });
-  const more = tallies.length > REFRESHED_NAMED ? `; and ${thousands(tallies.length - REFRESHED_NAMED)} more` : '';
-  return `${head}, with the run's attempts${n === 1 ? '' : ` for ${thousands(tallies.length)} of them`} (${named.join('; ')}${more})`;
+  return `${head}, with the run's attempts${n === 1 ? '' : ` for ${thousands(tallies.length)} of them`} (${named})`;
 }
 
 /** The unchanged items the "To accept" line names before counting the rest. */
@@ -425,10 +425,11 @@ const REFRESHED_NAMED = 5;
  */
 function refusedWords(refused: CallToAction['refused']): string {
   if (refused.length === 0) return '';
-  const named = refused.slice(0, REFRESHED_NAMED).map(({ item, reason }) => `${codeSpan(clip(item.label, LIMITS.label))} (${escapeInline(clip(reason, LIMITS.detail))})`);
-  const more = refused.length > REFRESHED_NAMED ? `; and ${thousands(refused.length - REFRESHED_NAMED)} more` : '';
+  // Each item's reason may hold commas of its own ("attempts 2, 3 and 4 replied otherwise than
+  // attempt 1"): "; " between them, and "; and N more" (docs/architecture.md, words.ts).
+  const named = listAndMore(refused, REFRESHED_NAMED, ({ item, reason }) => `${codeSpan(clip(item.label, LIMITS.label))} (${escapeInline(clip(reason, LIMITS.detail))})`, '; ');
   const ending = refused.some(({ reason }) => refusedForEnding(reason)) ? ', and for a script the agent ending the conversation in all of them or in none' : '';
-  return ` The label would refuse ${named.join('; ')}${more}: a repeated item is accepted only when its attempts agree (the same reply, or the same meaning${ending}).`;
+  return ` The label would refuse ${named}: a repeated item is accepted only when its attempts agree (the same reply, or the same meaning${ending}).`;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { ReportContext } from './context.js';
 import { markerLine, metaLine } from './metadata.js';
 import { suiteLine } from './blocks.js';
 import { codeSpan, escapeFix, escapeInline, fencedBlock, listItem, terminalBlock, terminalLine } from './escape.js';
-import { shownShellWord } from '../words.js';
+import { shownShellWord, thousands } from '../words.js';
 import { COMMENT_MAX_CHARS, NOTICE_RESERVE_CHARS } from './profile.js';
 
 /** Characters the comment's list of errors may take: the rest of GitHub's limit (after a notice's room) is its head and end's. */
@@ -31,10 +31,10 @@ export function renderConfigErrors(errors: readonly ConfigIssue[], ctx: ReportCo
     ...(suite === null ? [] : [suite, '']),
     '## agent-replay: configuration errors',
     '',
-    `**${n} configuration ${n === 1 ? 'error' : 'errors'}** in the suite. Nothing was sent to the agent and nothing was spent.`,
+    `**${thousands(n)} configuration ${n === 1 ? 'error' : 'errors'}** in the suite. Nothing was sent to the agent and nothing was spent.`,
     '',
     ...shown,
-    ...(errors.length > shown.length ? [`- … and ${errors.length - shown.length} more (see the job log)`] : []),
+    ...(errors.length > shown.length ? [`- … and ${thousands(errors.length - shown.length)} more (see the job log)`] : []),
     '',
     // The command as typed, with the suite's folder when it is not the default one (docs/cli.md).
     `Run ${codeSpan(`npx agent-replay validate${ctx.suite ? ` --dir ${shownShellWord(ctx.suite)}` : ''}`)} locally to check the suite before pushing.`,

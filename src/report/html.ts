@@ -48,7 +48,7 @@ import {
   gateFailsText,
   headlineParts,
   headlineText,
-  removedShown,
+  removedWords,
   flakyText,
   isPersona,
   itemsCount,
@@ -367,8 +367,7 @@ function notices(run: RunRecord, total: number): string {
   // Baselines whose item is gone (docs/action.md, "The PR comment"): named, as in the comment.
   const removed = run.removed ?? [];
   if (removed.length > 0) {
-    const shown = removedShown(removed);
-    const named = shown.named.map((b) => `${b.label} (${b.file})`).join(', ') + (shown.more > 0 ? `, and ${thousands(shown.more)} more` : '');
+    const named = removedWords(removed, (b) => `${b.label} (${b.file})`);
     out.push(`Removed (${thousands(removed.length)}): ${named}: accepted baselines whose fixture or persona script is not in the suite now; nothing was replayed for them.`);
   }
   return out.map((n) => `<p class="notice">${hLinked(n)}</p>`).join('') + suiteEditsNotice(run);

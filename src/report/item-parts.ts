@@ -16,7 +16,7 @@ import { meaningWords } from '../evaluate/changes.js';
 import type { Profile } from './profile.js';
 import { CONTINUATION, NBSP, wrapBlock } from './wrap.js';
 import { jsonText } from '../assertions/format.js';
-import { startsRightToLeft } from '../words.js';
+import { listAndMore, startsRightToLeft } from '../words.js';
 
 /** Detail of an item shown in full: everything, without the full replies, or its line only. */
 export type Level = 'full' | 'diff' | 'brief';
@@ -63,9 +63,7 @@ const BEGUN_INPUT = 120;
  */
 export function begunCalls(calls: readonly ToolCall[] | null | undefined, say: (tool: string, input: string) => string): string | null {
   if (!calls || calls.length === 0) return null;
-  const named = calls.slice(0, BEGUN_NAMED).map((c) => say(clip(c.tool, LIMITS.label), clip(jsonText(c.input), BEGUN_INPUT)));
-  const more = calls.length - named.length;
-  return `${named.join(', ')}${more > 0 ? `, and ${thousands(more)} more` : ''}`;
+  return listAndMore(calls, BEGUN_NAMED, (c) => say(clip(c.tool, LIMITS.label), clip(jsonText(c.input), BEGUN_INPUT)));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import type { DriftVerdict, Estimate, FailOnCondition, FixtureRecord, ItemStats,
 import { causeLine, changesOf, isReworded, decideAcceptance, decidePersonaAcceptance, isScript, asAccepted, offenderText, tallyOf, verificationGrouped, type CauseGroup, type Change, type GateResult, type ItemKind, type Verification } from '../evaluate/index.js';
 import { formatUsdPair } from './money.js';
 import { runRateParts, runRateSaysSomething, tierCountsText, tierWords, tooFewOfRun, type RunRateParts, type TooFew } from './rates.js';
-import { capitalized, plural, thousands, turnWords } from '../words.js';
+import { capitalized, listAndMore, plural, thousands, turnWords } from '../words.js';
 import { showInvisible } from './diff.js';
 import { showLookalikes } from './lookalike.js';
 import { judgeAcrossAttempts } from '../evaluate/judge-flip.js';
@@ -321,6 +321,11 @@ export function removedShown(removed: readonly RemovedBaseline[]): { named: read
   return { named, more: removed.length - named.length };
 }
 
+/** The removed baselines named in a sentence, each as `show` writes it, then how many more: "a (a.json), b (b.json) and 3 more". */
+export function removedWords(removed: readonly RemovedBaseline[], show: (b: RemovedBaseline) => string): string {
+  return listAndMore(removed, REMOVED_LISTED, show);
+}
+
 export function sectionCounts(model: ReportModel): string[] {
   const counts = SECTION_ORDER.filter((k) => model.sections[k].length > 0).map((k) => `${thousands(model.sections[k].length)} ${SECTION_WORDS[k].count}`);
   // Not an item of the run: a baseline whose fixture or script is gone, said beside them so that a
@@ -508,11 +513,10 @@ export function flakyByTheJudgeWords(judged: readonly Item[]): string {
 export function flakyText(model: Pick<ReportModel, 'flaky'>, listed = 10): string | null {
   const n = model.flaky.length;
   if (n === 0) return null;
-  const labels = model.flaky.slice(0, listed).map((i) => i.label);
-  const more = n > listed ? `, +${thousands(n - listed)} more` : '';
+  const label = (i: Item): string => i.label;
   const judged = flakyByTheJudge(model);
-  const judge = judged.length === 0 ? '' : `; ${flakyByTheJudgeWords(judged)}: ${judged.slice(0, listed).map((i) => i.label).join(', ')}${judged.length > listed ? `, +${thousands(judged.length - listed)} more` : ''}`;
-  return `${thousands(n)} flaky ${itemsNoun(model.flaky, n)} (attempts disagree; passes/attempts shown as k/N): ${labels.join(', ')}${more}${judge}`;
+  const judge = judged.length === 0 ? '' : `; ${flakyByTheJudgeWords(judged)}: ${listAndMore(judged, listed, label)}`;
+  return `${thousands(n)} flaky ${itemsNoun(model.flaky, n)} (attempts disagree; passes/attempts shown as k/N): ${listAndMore(model.flaky, listed, label)}${judge}`;
 }
 
 export function verdictIcon(f: Item): string {

@@ -85,11 +85,9 @@ function jsonCell(value: unknown): string {
   return codeSpan(clip(jsonText(value), CELL.json), { table: true, json: true });
 }
 
-function namesCell(names: readonly string[], sep: string): string {
+function namesCell(names: readonly string[], sep: ', ' | ' → '): string {
   if (names.length === 0) return '_none_';
-  const shown = names.slice(0, 12).map((n) => codeSpan(clip(n, LIMITS.label), { table: true }));
-  const more = names.length - shown.length;
-  return `${shown.join(sep)}${more > 0 ? ` and ${thousands(more)} more` : ''}`;
+  return listAndMore(names, 12, (n) => codeSpan(clip(n, LIMITS.label), { table: true }), sep);
 }
 
 function expectedCell(c: Check): string {
@@ -152,9 +150,8 @@ export function checkDetail(c: Check): string {
 
 /** `live`: a live script's calls ran for real by design, and are not marked (docs/personas.md, "Mocks and real tool calls"). */
 function callsText(calls: readonly ObservedToolCall[], live: boolean): string {
-  const shown = calls.slice(0, CELL.calls).map((call) => `${turnWords(call.turn)} ${jsonCell(call.input)}${call.mocked || live ? '' : ' (not mocked)'}${sourceMark(call)}`);
-  const more = calls.length - shown.length;
-  return `${shown.join('; ')}${more > 0 ? ` and ${thousands(more)} more` : ''}`;
+  // Each call's input is JSON, with commas of its own: "; " between them, and "; and N more" (docs/architecture.md, words.ts).
+  return listAndMore(calls, CELL.calls, (call) => `${turnWords(call.turn)} ${jsonCell(call.input)}${call.mocked || live ? '' : ' (not mocked)'}${sourceMark(call)}`, '; ');
 }
 
 /**

@@ -25,7 +25,7 @@ import {
   flakyText,
   meaningModelShown,
   personasOf,
-  removedShown,
+  removedWords,
   shortSha,
   rewordedRepeatWords,
   thousands,
@@ -199,8 +199,7 @@ export function renderTerminal(run: RunRecord, opts: TerminalOptions): string {
   // Baselines whose item is gone (docs/action.md, "The PR comment", "Removed"): named, the rest counted.
   const removed = model.removed;
   if (removed.length > 0) {
-    const shown = removedShown(removed);
-    const named = shown.named.map((b) => terminalLine(b.label)).join(', ') + (shown.more > 0 ? `, and ${thousands(shown.more)} more` : '');
+    const named = removedWords(removed, (b) => terminalLine(b.label));
     lines.push('', paint('yellow', fit(`Removed (${thousands(removed.length)}): ${named}: baselines whose fixture or persona script is not in the suite now; nothing was replayed for them`)));
   }
   opts.onModel?.(model);

@@ -28,7 +28,7 @@ import { readYaml, withYamlPackage, type LoadedYaml } from './yaml/index.js';
 import { isSplitNumberMessage } from './yaml/split-number.js';
 import { judgeAssertionOf } from '../assertions/list.js';
 import { suiteAboveIssue } from './suite-above.js';
-import { shownJson, shownShellWord, thousands } from '../words.js';
+import { listAndMore, shownJson, shownShellWord } from '../words.js';
 
 export { baselineSchemas, serializeBaseline, serializePersonaBaseline } from './baselines.js';
 export { AGENT_PRESETS } from './config/agent.js';
@@ -615,7 +615,7 @@ function noYamlIssue(fixturesShown: string, others: readonly string[]): ConfigIs
   const message = `no fixtures: ${fixturesShown} has no .yml or .yaml file`;
   if (others.length === 0) return noFixturesIssue(fixturesShown, message, '');
   const sorted = [...others].sort();
-  const named = sorted.slice(0, OTHERS_NAMED).join(', ') + (sorted.length > OTHERS_NAMED ? `, +${thousands(sorted.length - OTHERS_NAMED)} more` : '');
+  const named = listAndMore(sorted, OTHERS_NAMED, (f) => f);
   const one = others.length === 1;
   const issue = noFixturesIssue(fixturesShown, `${message}; it holds ${named}, ${one ? 'which is' : 'which are'} not read`, '');
   // The rename shown on a file likeliest to be a fixture: a JSON one (a JSON document is YAML too), else the first.

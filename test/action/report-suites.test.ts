@@ -274,4 +274,10 @@ describe('asideWords and unreadWords: a file name or reason clipped as shown, ne
     // A name that fits is shown whole, its escape written out.
     expect(unreadWords([{ file: 'a\u001bb.json', why: 'bad' }], 0)).toContain('a\\u001bb.json: bad');
   });
+
+  it('names 5 unread files, "; " between them (a reason holds commas), then "; and N more", the count grouped', () => {
+    const unread = Array.from({ length: 1_006 }, (_, i) => ({ file: `r${i}.json`, why: 'not JSON, cut short' }));
+    // Was: "...; r4.json: not JSON, cut short; +1001 more".
+    expect(unreadWords(unread, 0)).toMatch(/: r0\.json: not JSON, cut short; r1\.json: .*; r4\.json: not JSON, cut short; and 1,001 more$/);
+  });
 });

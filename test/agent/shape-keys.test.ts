@@ -25,8 +25,8 @@ describe("an answer's keys listed in an error", () => {
 
   it('past eight keys, the list says how many more', () => {
     const many = Object.fromEntries(Array.from({ length: 10_008 }, (_, i) => [`key${i}`, i]));
-    expect(describeShape(many)).toBe('an object (keys: key0, key1, key2, key3, key4, key5, key6, key7, and 10,000 more)');
-    expect(describeShape(Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`k${i}`, i])))).toBe('an object (keys: k0, k1, k2, k3, k4, k5, k6, k7, and 1 more)');
+    expect(describeShape(many)).toBe('an object (keys: key0, key1, key2, key3, key4, key5, key6, key7 and 10,000 more)');
+    expect(describeShape(Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`k${i}`, i])))).toBe('an object (keys: k0, k1, k2, k3, k4, k5, k6, k7 and 1 more)');
     expect(describeShape(Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`k${i}`, i])))).toBe('an object (keys: k0, k1, k2, k3, k4, k5, k6, k7)');
   });
 
@@ -39,7 +39,7 @@ describe("an answer's keys listed in an error", () => {
     const read = mapResponse(many, NATIVE_MAPPING);
     expect(read.ok).toBe(false);
     expectBounded(read.ok ? '' : read.error, 700);
-    expect(read.ok ? '' : read.error).toContain(', and 12 more)');
+    expect(read.ok ? '' : read.error).toContain(' and 12 more)');
   });
 
   it('the error of an item that is not a tool call is bounded', () => {
@@ -49,7 +49,7 @@ describe("an answer's keys listed in an error", () => {
 
   it("a Mastra answer with neither text nor tool calls: its keys bounded the same way", () => {
     const read = decodeMastra({ [LONG]: 1, ...Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`k${i}`, i])) });
-    expect(read.ok ? '' : read.error).toBe(`response is not a Mastra generate result: no "text" and no "toolCalls" (keys: ${'k'.repeat(60)}…, k0, k1, k2, k3, k4, k5, k6, and 2 more)`);
+    expect(read.ok ? '' : read.error).toBe(`response is not a Mastra generate result: no "text" and no "toolCalls" (keys: ${'k'.repeat(60)}…, k0, k1, k2, k3, k4, k5, k6 and 2 more)`);
     const one = decodeMastra({ [LONG]: 1 });
     expectBounded(one.ok ? '' : one.error, 200);
   });
@@ -65,6 +65,6 @@ describe("an answer's keys listed in an error", () => {
 
   it('a usage of a shape not read: its keys bounded, and how many more', () => {
     const many = { [LONG]: 1, ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`t${i}`, i])) };
-    expect(readUsage(many)).toEqual({ kind: 'malformed', found: `an object with ${'k'.repeat(60)}…, t0, t1, t2, t3, t4, t5, t6, and 3 more` });
+    expect(readUsage(many)).toEqual({ kind: 'malformed', found: `an object with ${'k'.repeat(60)}…, t0, t1, t2, t3, t4, t5, t6 and 3 more` });
   });
 });

@@ -21,6 +21,17 @@ describe('a tool check of a tool never called', () => {
     // Many tools: five named, the rest counted.
     const many = ['a1', 'b2', 'c3', 'd4', 'e5', 'f6', 'g7'].map((t) => call(t));
     expect(toolMatch('toolCalled', { tool: 'zzzzzz', match: 'subset' }, many, () => '').detail).toBe('expected a call of zzzzzz: zzzzzz was not called; the tools called: a1, b2, c3, d4, e5 and 2 more');
+    // Their count grouped, as every count (was "and 1000 more").
+    const thousand = Array.from({ length: 1_005 }, (_, i) => call(`tool_${String(i).padStart(4, '0')}`));
+    expect(toolMatch('toolCalled', { tool: 'zzzzzz', match: 'subset' }, thousand, () => '').detail).toMatch(/tool_0004 and 1,000 more$/);
+  });
+
+  it('toolCalled of a tool called with other inputs only: five inputs, "; " between them (JSON holds commas), then "; and N more", grouped', () => {
+    const calls = Array.from({ length: 1_005 }, (_, i) => call('lookup_order', { orderId: String(i), lang: 'en' }));
+    // Was: "...; +1000 more".
+    expect(toolMatch('toolCalled', { tool: 'lookup_order', input: { orderId: 'x' }, match: 'subset' }, calls, () => '').detail).toBe(
+      'expected a call of lookup_order {"orderId": "x"}: lookup_order was called with {"orderId": "0", "lang": "en"}; {"orderId": "1", "lang": "en"}; {"orderId": "2", "lang": "en"}; {"orderId": "3", "lang": "en"}; {"orderId": "4", "lang": "en"}; and 1,000 more',
+    );
   });
 
   it('toolNotCalled: still a pass, which says when a tool of a near name was called', () => {

@@ -119,8 +119,8 @@ describe('calibrate, walked as a team adopting it', () => {
       fixtures: { 'a.yml': `fixtures:\n${labels.map((l) => `  - { label: ${l}, message: m, assert: { judge: "Polite" } }\n`).join('')}` },
     });
     const r = await cli(['calibrate', '--markdown', 'c.md'], cwd);
-    expect(r.stdout).toContain(`Not calibrated: 23 judged items have no baseline yet (${labels.slice(0, 20).join(', ')}, +3 more); to calibrate against them, replay the suite and accept its results: npx agent-replay run, then npx agent-replay accept.\n`);
-    expect(await readFile(join(cwd, 'c.md'), 'utf8')).toContain(`Not calibrated, no baseline yet: ${labels.slice(0, 20).join(', ')}, +3 more; to calibrate against them, replay the suite and accept its results\\: npx agent-replay run, then npx agent-replay accept.`);
+    expect(r.stdout).toContain(`Not calibrated: 23 judged items have no baseline yet (${labels.slice(0, 20).join(', ')} and 3 more); to calibrate against them, replay the suite and accept its results: npx agent-replay run, then npx agent-replay accept.\n`);
+    expect(await readFile(join(cwd, 'c.md'), 'utf8')).toContain(`Not calibrated, no baseline yet: ${labels.slice(0, 20).join(', ')} and 3 more; to calibrate against them, replay the suite and accept its results\\: npx agent-replay run, then npx agent-replay accept.`);
     expect(judge.received).toHaveLength(0);
     // A suite in another folder: the commands name it.
     const one = await makeProject({
@@ -260,7 +260,7 @@ describe('calibrate, walked as a team adopting it', () => {
         'No usable score (500): counted, never a score; left out of the agreement',
         '  499 of 500: judge unreachable: HTTP 503',
         '    each: HTTP 503: overloaded',
-        `    "The reply is polite": .agent-replay/baselines/: ${first20}, +479 more`,
+        `    "The reply is polite": .agent-replay/baselines/: ${first20} and 479 more`,
         '  1 of 500: the judge answered without a usable score',
         '    .agent-replay/baselines/f13.json  "The reply is polite": no usable score in output: "Seems fine to me."',
         `  fix: use a judge model that follows the prompt, or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')})`,
@@ -276,7 +276,7 @@ describe('calibrate, walked as a team adopting it', () => {
         '**499 of 500\\: judge unreachable\\: HTTP 503**<br>',
         'each\\: HTTP 503\\: overloaded',
         '',
-        `- The reply is polite: \`.agent-replay/baselines/\`: ${first20.split(', ').map((f) => `\`${f}\``).join(', ')}, +479 more`,
+        `- The reply is polite: \`.agent-replay/baselines/\`: ${first20.split(', ').map((f) => `\`${f}\``).join(', ')} and 479 more`,
         '',
         '**1 of 500\\: the judge answered without a usable score**',
         '',

@@ -411,7 +411,7 @@ describe('the default gate: a regression, or a run that was not verified', () =>
   it('counts of 1,000 or more in the reason are grouped, as every count (src/words.ts)', () => {
     const regressed = (label: string) => rec({ label, verdict: 'fail', drift: { reply: 'different', route: 'same', verdict: 'newly_failing' } });
     const many = Array.from({ length: 1_234 }, (_, i) => regressed(`f${i}`));
-    expect(gate(many, ['newly_failing']).reason).toBe('1,234 fixtures newly failing (f0, f1, f2, f3, f4, +1,229 more)');
+    expect(gate(many, ['newly_failing']).reason).toBe('1,234 fixtures newly failing (f0, f1, f2, f3, f4 and 1,229 more)');
   });
 
   it('a clean run passes and is verified', () => {

@@ -639,6 +639,8 @@ describe('facts: what a reply tells the user', () => {
     expect(detailOf('Call at 6pm, code SAVE10', 'Call at 19:00')).toBe('times 18:00 \u2192 19:00; codes SAVE10 \u2192 none');
     expect(detailOf('It costs $30', 'It costs 30 EUR')).toBe('amounts $ 30 \u2192 EUR 30');
     expect(detailOf('1 2 3 4 5 6 7', '')).toBe('numbers 1, 2, 3, 4, 5 and 2 more \u2192 none');
+    // The count grouped, as every count (was "and 1001 more", in results.json's detail).
+    expect(detailOf(Array.from({ length: 1_006 }, (_, i) => String(i + 1)).join(' '), '')).toBe('numbers 1, 2, 3, 4, 5 and 1,001 more \u2192 none');
     expect(compareFacts(factsOf('30 days, then 14'), factsOf('14, then 30 days'))).toEqual({ baseline: [], now: [] });
   });
 

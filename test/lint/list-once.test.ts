@@ -5,7 +5,7 @@
 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { listAndMore, listWords } from '../../src/words.js';
+import { listAndMore, listWords, shownAndMore } from '../../src/words.js';
 import { linesMatching, srcPaths } from '../support/source-files.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -13,10 +13,15 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const BY_HAND = /slice\(0, -1\)\.join\(', '\)\}? ?(?:and|or) /;
 /** A list cut, the rest counted by hand: "${shown.join(', ')} and ${…} more". */
 const MORE_BY_HAND = /join\(', '\)\}(?: and |\$\{[^`]*` and )\$\{[^`]*\} more`/;
-// Two count the rest in plain digits ("and 1234 more", not "1,234"), so listAndMore would change
-// their words past 999: the facts' detail in results.json (also 'none' for no value) and a tool
-// assertion's message naming the tools called.
-const MORE_EXEMPT = new Set(['src/words.ts', 'src/evaluate/meaning/facts.ts', 'src/assertions/tools.ts']);
+/**
+ * The other ways the rest of a cut list was written by hand, each a surface of its own: ", and 3
+ * more" (the comment's flaky items, report.html's removed baselines, an agent's keys), ", +3 more"
+ * (the gate, `--only`'s labels, calibrate's files), " +3 more" (an incomplete merge's files), "; +3
+ * more" and "; and 3 more" (items holding commas: listAndMore's "; "). A markdown or HTML list's own
+ * line ("- … and 3 more", "<li>and 3 more</li>") is not a sentence, and keeps its words.
+ */
+const MORE_FORMS = /(?:, and |, \+| \+|; \+|; and )\$\{[^`]*\} more\b/;
+const MORE_EXEMPT = new Set(['src/words.ts']);
 
 describe('a list in a sentence', () => {
   it('is listWords of src/words.ts: no comma before the last word, "and" unless told "or"', () => {
@@ -44,12 +49,29 @@ describe('a list cut, the rest counted', () => {
     expect(listAndMore(['a', 'b', 'c'], 2, same)).toBe('a, b and 1 more');
     expect(listAndMore(['a', 'b', 'c'], 2, (p) => `\`${p}\``)).toBe('`a`, `b` and 1 more');
     expect(listAndMore(Array.from({ length: 1236 }, (_, i) => i), 2, String)).toBe('0, 1 and 1,234 more');
+    // Items that hold commas of their own: "; " between them, the count set apart as one of them.
+    expect(listAndMore(['a: x, y', 'b', 'c'], 2, same, '; ')).toBe('a: x, y; b; and 1 more');
+    expect(listAndMore(['a', 'b'], 2, same, '; ')).toBe('a; b');
+    expect(listAndMore(['a', 'b', 'c'], 2, same, ' → ')).toBe('a → b and 1 more');
   });
 
-  it('is written by hand nowhere else in src/ (the facts\' detail apart)', () => {
+  it('counts the rest alone when it names none (a gate read back with no label kept)', () => {
+    expect(shownAndMore([], 3)).toBe('3 more');
+    expect(shownAndMore(['a'], 1234)).toBe('a and 1,234 more');
+    expect(shownAndMore(['a', 'b'], 0)).toBe('a, b');
+  });
+
+  it('is written by hand nowhere else in src/', () => {
     const files = srcPaths(ROOT);
     expect(files).toContain('src/report/blocks.ts');
     const offending = linesMatching(ROOT, files.filter((file) => !MORE_EXEMPT.has(file)), MORE_BY_HAND);
+    expect(offending).toEqual([]);
+  });
+
+  it('is written in no other form in src/ (", and N more", ", +N more", " +N more", "; and N more"), a list line apart', () => {
+    for (const line of ['`, and ${thousands(n)} more`', '`, +${thousands(n - 20)} more`', '` +${thousands(rest)} more`', '`; +${n - 5} more`', '`; and ${thousands(n - 5)} more`']) expect(line).toMatch(MORE_FORMS);
+    for (const line of ['`\\n- … and ${thousands(left)} more`', '`<li>and ${thousands(n)} more</li>`', '`- and ${thousands(n)} more`', '` · and ${thousands(n)} more`']) expect(line).not.toMatch(MORE_FORMS);
+    const offending = linesMatching(ROOT, srcPaths(ROOT).filter((file) => !MORE_EXEMPT.has(file)), MORE_FORMS);
     expect(offending).toEqual([]);
   });
 });

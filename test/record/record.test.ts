@@ -484,7 +484,7 @@ describe('mergeRecords', () => {
 
   it('counts overlapping items of 1,000 or more grouped, as every count (src/words.ts)', () => {
     const fixtures = Array.from({ length: 1_205 }, (_, i) => fixture(`f${i}`));
-    expect(() => mergeRecords([record(fixtures), record(fixtures)], ['x.json', 'y.json'])).toThrow(/^runs overlap: 1,205 fixtures are in more than one run: .*, \+1,200 more; these are runs of the same fixtures/);
+    expect(() => mergeRecords([record(fixtures), record(fixtures)], ['x.json', 'y.json'])).toThrow(/^runs overlap: 1,205 fixtures are in more than one run: .* and 1,200 more; these are runs of the same fixtures/);
   });
 
   it('refuses to merge nothing', () => {

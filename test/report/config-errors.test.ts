@@ -40,6 +40,15 @@ describe('renderConfigErrors: the line as it should read', () => {
     expect(md.match(new RegExp(`x{980}`, 'g'))).toHaveLength(shown);
   });
 
+  it('groups the digits of the counts, of all and of those left out: "1,100 configuration errors", "and 1,0xx more"', () => {
+    const many = Array.from({ length: 1_100 }, (_, i) => issue(i + 1, `unknown key "k${String(i)}"`, 'remove it'));
+    const md = renderConfigErrors(many, DEFAULT_CONTEXT);
+    expect(md).toContain('**1,100 configuration errors** in the suite.');
+    const shown = md.match(/^- `/gm)?.length ?? 0;
+    expect(1_100 - shown).toBeGreaterThanOrEqual(1_000);
+    expect(md).toContain(`- … and ${(1_100 - shown).toLocaleString('en-US')} more (see the job log)`);
+  });
+
   it('ends with the validate command as typed, naming a suite in another folder', () => {
     // Was: "Run `agent-replay validate` locally", a command no shell runs as typed, and without the suite's folder.
     const one = [issue(2, 'unknown key "mesage"', 'rename it')];

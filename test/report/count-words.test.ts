@@ -64,9 +64,9 @@ describe('a count of a thousand or more is written 1,234', () => {
 describe('the last counts written ungrouped, grouped', () => {
   const labels = (n: number): string[] => Array.from({ length: n }, (_, i) => `item-${i}`);
 
-  it("--only's usage error: the suite's labels after the first 20, +1,201 more", () => {
+  it("--only's usage error: the suite's labels after the first 20, and 1,201 more", () => {
     // It wrote "+1201 more".
-    expect(unmatchedOnlyText(['nope-*'], labels(1_221))).toMatch(/^--only "nope-\*" matches no fixture or persona script label; labels in the suite: item-0, .*, item-19, \+1,201 more$/);
+    expect(unmatchedOnlyText(['nope-*'], labels(1_221))).toMatch(/^--only "nope-\*" matches no fixture or persona script label; labels in the suite: item-0, .*, item-19 and 1,201 more$/);
     expect(unmatchedOnlyText(['a', 'b'], [])).toBe('--only "a", "b" match no fixture or persona script label; labels in the suite: (none)');
   });
 

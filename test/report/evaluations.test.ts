@@ -254,9 +254,9 @@ describe('groups past the terminal line', () => {
 });
 
 describe('an incomplete merge that excluded many files', () => {
-  it('counts the files not named with their digits grouped: "+1,005 more"', () => {
+  it('counts the files not named with their digits grouped: "and 1,005 more"', () => {
     const foreign = Array.from({ length: 1010 }, (_, i) => `shard-${i}.json (another suite)`);
     const comment = renderComment(run([fixture('a')], { incomplete: { total: 2, suiteHash: 'h', missing: [], foreign } }), ctx);
-    expect(comment).toContain(' +1,005 more.**');
+    expect(comment).toContain(' and 1,005 more.**');
   });
 });

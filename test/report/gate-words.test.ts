@@ -138,7 +138,7 @@ describe('a check that fails on what the headline does not say', () => {
     resetLines();
     const many = run([...['a', 'b', 'c', 'd', 'e', 'f', 'g'].map(slower), same('coin-toss', { repeat: { count: 3, minPass: 2, passed: 2, flaky: true } })]);
     const gate = gateRun(many, ['newly_failing', 'flaky', 'slower']);
-    expect(terminalHead(many, gate)[1]).toBe('  The check fails (fail-on flaky, slower): 1 fixture whose attempts disagree (coin-toss); 7 fixtures slower than the baseline (a, b, c, d, e, +2 more)');
+    expect(terminalHead(many, gate)[1]).toBe('  The check fails (fail-on flaky, slower): 1 fixture whose attempts disagree (coin-toss); 7 fixtures slower than the baseline (a, b, c, d, e and 2 more)');
     expectGolden('gate-fails.comment.md', renderComment(many, { ...ctx, gate }));
     expectGolden('gate-fails.terminal.txt', renderTerminal(many, { color: false, gate }));
   });
@@ -207,7 +207,7 @@ describe('a headline that already says why the check fails keeps its colour', ()
     const kept = { condition: 'slower' as const, labels: [], fixtures: 2, scripts: 0 };
     expect(offenderText(kept)).toBe("2 fixtures slower than the baseline (not named here: see the check's job summary)");
     expect(offenderText({ ...kept, condition: 'flaky', fixtures: 1, scripts: 2 })).toBe("3 items (1 fixture, 2 persona scripts) whose attempts disagree (not named here: see the check's job summary)");
-    expect(offenderText({ ...kept, labels: ['a'] }, (l) => `\`${l}\``)).toBe('2 fixtures slower than the baseline (`a`, +1 more)');
+    expect(offenderText({ ...kept, labels: ['a'] }, (l) => `\`${l}\``)).toBe('2 fixtures slower than the baseline (`a` and 1 more)');
     // One aside, the labels: "1 fixture regressed (pass rate dropped) (a)" read as two.
     expect(offenderText({ ...kept, condition: 'regressed', labels: ['a'], fixtures: 1 })).toBe('1 fixture whose pass rate regressed (a)');
   });

@@ -14,7 +14,7 @@ import { renderComment, renderJUnit, renderSummary, renderTerminal } from '../..
 import { buildModel, headlineText, meaningModelShown, namesModel, WELCOME_TURN } from '../../src/report/model.js';
 import { COMMENT_MAX_CHARS, COMMENT_REWORDED_ROWS } from '../../src/report/profile.js';
 import type { FixtureRecord, Meaning, PersonaRecord, RunRecord } from '../../src/types.js';
-import { ctx, fixture, persona, personaBaseline, refundTurns, resetLines, route, run, turn } from './fixtures.js';
+import { baseline, ctx, fixture, persona, personaBaseline, refundTurns, resetLines, route, run, turn } from './fixtures.js';
 import { differing, meaningRun, scriptChangedAtTurn3, scriptReworded } from './meaning-fixtures.js';
 import { expectGolden } from './helpers.js';
 import { docsUrl } from '../../src/version.js';
@@ -493,6 +493,23 @@ describe('the call to accept', () => {
       "**Nothing needs accepting**: the 2 reworded items mean the same as their baselines. To store their new wording as their baseline replies, the baselines' wordings kept as known variants where they differ by more than formatting, so that later runs decide their wordings with no meaning call, apply the `accept-baseline` label to this pull request.",
     );
     expect(md).not.toContain('new or changed');
+  });
+
+  it("names the reworded items whose tallies the run's attempts replace as a list in a sentence: \"a, b and 2 more\" (docs/architecture.md, words.ts)", () => {
+    resetLines();
+    const m: Meaning = { value: 'reworded', by: 'judge', detail: null, score: 0.92 };
+    const NOW = 'Shipping costs nothing.';
+    const attempt = { errored: false, error: null, errorKind: null, reply: NOW, route: null, verdict: 'pass' as const, detail: '', score: null, rationale: null, durationMs: 10 };
+    const items = Array.from({ length: 7 }, (_, i) =>
+      differing(`faq-${i}`, 'Free shipping.', NOW, m, {
+        repeat: { count: 3, minPass: 3, passed: 3, flaky: false },
+        attempts: [attempt, attempt, attempt],
+        baseline: { ...baseline(`faq-${i}`, 'Free shipping.'), attempts: { passed: 2, total: 3 } },
+      }),
+    );
+    const md = renderComment(run(items), ctx);
+    const tally = (i: number): string => `\`faq-${i}\`: attempts passed 2/3 → 3/3`;
+    expect(md).toContain(`with the run's attempts for 7 of them (${[0, 1, 2, 3, 4].map(tally).join(', ')} and 2 more)`);
   });
 });
 

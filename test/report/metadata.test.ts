@@ -122,7 +122,7 @@ describe('the gate in the comment metadata', () => {
       artifactName: 'agent-replay-results',
       gate: { failed: true, offenders: [{ condition: 'slower', labels: ['a', 'b', 'c', 'd', 'e'], fixtures: 7, scripts: 0 }] },
     });
-    // Read back, it says what the check said: "+2 more" from the counts.
+    // Read back, it says what the check said: "and 2 more" from the counts.
     expect(offenderText(read?.gate?.offenders[0] as Offender)).toBe(offenderText(gate.offenders[0] as Offender));
   });
 

@@ -442,10 +442,10 @@ describe('an errored fixture whose stream was cut short', () => {
     const r = run([errored({ error, detail: error, toolCalls: calls })]);
     const md = renderComment(r, ctx);
     // JSON in the comment's one form (a persona script's checks, its turns' tool calls): `{"order": "A1"}`.
-    expect(md).toContain('**Tool calls begun before the answer was cut short**: `refund {"order": "A1", "amount": 5}`, ``lookup "{\\"q\\": \\"A`1\\", \\"fie"``, `a {}`, `b {}`, `c {}`, and 2 more\n');
+    expect(md).toContain('**Tool calls begun before the answer was cut short**: `refund {"order": "A1", "amount": 5}`, ``lookup "{\\"q\\": \\"A`1\\", \\"fie"``, `a {}`, `b {}`, `c {}` and 2 more\n');
     // The terminal clips the error's line (300 characters): the calls have their own.
     const t = renderTerminal(r, { color: false });
-    expect(t).toContain('\n        tool calls begun before the answer was cut short: refund {"order": "A1", "amount": 5}, lookup "{\\"q\\": \\"A`1\\", \\"fie", a {}, b {}, c {}, and 2 more\n');
+    expect(t).toContain('\n        tool calls begun before the answer was cut short: refund {"order": "A1", "amount": 5}, lookup "{\\"q\\": \\"A`1\\", \\"fie", a {}, b {}, c {} and 2 more\n');
     // None kept, or the calls beside a reply its spans errored (shown in report.html and JUnit): no such line.
     expect(renderComment(run([errored({ error, detail: error })]), ctx)).not.toContain('Tool calls begun');
     const traced = run([errored({ errorKind: 'agent_error', reply: 'Refunded.', route: route('refunds', 'done'), toolCalls: [toolCall('refund', { order: 'A1' }, { ok: true })] })]);

@@ -1548,7 +1548,7 @@ cost: { agentTurnUsd: -0.01, capUsd: -1 }
     expect(empty.errors[0]!.fix).toBe(`if it is a fixture, rename it to .yml (readme.md to readme.yml; a JSON document is YAML too): else it is ignored; else create ${F}/greeting.yml containing\n    label: greeting\n    message: hello`);
     // The files the folder holds are named, a few of them (sorted, under the folder), with the rename shown on a JSON one.
     const others = await load({ [`${F}/notes.txt`]: 'x', [`${F}/refund.json`]: '{}', [`${F}/sub/b.txt`]: 'x', [`${F}/a.csv`]: 'x', [`${F}/.gitkeep`]: '' });
-    expect(brief(others.errors)).toEqual([`${F}:-: no fixtures: ${F} has no .yml or .yaml file; it holds a.csv, notes.txt, refund.json, +1 more, which are not read`]);
+    expect(brief(others.errors)).toEqual([`${F}:-: no fixtures: ${F} has no .yml or .yaml file; it holds a.csv, notes.txt, refund.json and 1 more, which are not read`]);
     expect(others.errors[0]!.fix).toMatch(/^if a fixture is among them, rename it to \.yml \(refund\.json to refund\.yml; a JSON document is YAML too\): the others are ignored; else create /);
     // An empty folder: nothing to name.
     const bare = await load({ [`${F}/.gitkeep`]: '' });

@@ -9,7 +9,7 @@
 import type { Fact, FactKind, FactsDifference } from '../../types/meaning.js';
 import { asciiDigits, markScriptDigits, stripListMarkers } from './normalize.js';
 import { onFirstUse, unicodePattern } from '../../patterns.js';
-import { headOf } from '../../words.js';
+import { headOf, listAndMore } from '../../words.js';
 
 export type { Fact, FactKind, FactsDifference };
 
@@ -1658,8 +1658,7 @@ const MAX_VALUE_CHARS = 60;
 
 function shown(values: readonly string[]): string {
   if (values.length === 0) return 'none';
-  const clipped = values.slice(0, MAX_VALUES).map((v) => (v.length > MAX_VALUE_CHARS ? `${headOf(v, MAX_VALUE_CHARS - 1)}\u2026` : v));
-  return values.length > MAX_VALUES ? `${clipped.join(', ')} and ${values.length - MAX_VALUES} more` : clipped.join(', ');
+  return listAndMore(values, MAX_VALUES, (v) => (v.length > MAX_VALUE_CHARS ? `${headOf(v, MAX_VALUE_CHARS - 1)}\u2026` : v));
 }
 
 /** One line naming what differs, kind by kind: "numbers 30 → 14", "codes SAVE10 → none; URLs … → …". */
