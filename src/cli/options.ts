@@ -82,7 +82,7 @@ interface CommandSpec {
   notes: readonly string[];
 }
 
-const FAIL_ON_HELP: FlagHelp = { value: 'LIST', help: `what fails the run, comma-separated: ${FAIL_ON_CONDITIONS.join(', ')} (none alone: never fail; default ${DEFAULT_FAIL_ON.join(',')}; unverified: an errored or not evaluated item, an interrupted run or an incomplete merge)` };
+const FAIL_ON_HELP: FlagHelp = { value: 'LIST', help: `what fails the run, comma-separated: ${FAIL_ON_CONDITIONS.join(', ')} (none alone: no condition fails it, but report still fails an incomplete merge without --allow-incomplete; default ${DEFAULT_FAIL_ON.join(',')}; unverified: an errored or not evaluated item, an interrupted run or an incomplete merge)` };
 const DIR: FlagHelp = { value: 'DIR', help: 'the suite folder (default .agent-replay)' };
 const AGENT_URL: FlagHelp = { value: 'URL', help: `the agent's URL, instead of agent.url in ${EITHER_CONFIG_NAME}` };
 const JUDGE_URL: FlagHelp = { value: 'URL', help: `the judge's base URL, instead of judge.baseUrl in ${EITHER_CONFIG_NAME}` };
