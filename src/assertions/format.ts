@@ -180,6 +180,41 @@ export function firstClause(text: string): string {
   return text;
 }
 
+/**
+ * The first line of `text`, what a one-line surface shows of an error (a cause, a script's line, a
+ * report.html row), said as cut when its line break leaves a bracket or a double quote open: its
+ * ellipsis, then what closes each, innermost first ("failed (code: 500…)" of "failed (code: 500\n
+ * details)"), so that no line reads as an unbalanced aside. The whole text when it is one line.
+ * `marked`: a first line that leaves nothing open ends in " …" too (the comment's item line says
+ * there is more below it).
+ */
+export function firstLineOf(text: string, marked = false): string {
+  const end = text.indexOf('\n');
+  if (end < 0) return text;
+  const first = text.slice(0, end);
+  const closers = openClosers(first);
+  if (closers !== '') return `${first.trimEnd()}\u2026${closers}`;
+  return marked ? `${first} \u2026` : first;
+}
+
+/** What closes the brackets and the double quote still open at the end of `text`, innermost first ('' when none is): a `\` in a quote escapes the next character. */
+function openClosers(text: string): string {
+  const open: string[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    const top = open[open.length - 1];
+    if (top === '"') {
+      if (c === '\\') i++;
+      else if (c === '"') open.pop();
+    } else if (c === '"') open.push('"');
+    else if (c === '(') open.push(')');
+    else if (c === '[') open.push(']');
+    else if (c === '{') open.push('}');
+    else if (c === top) open.pop();
+  }
+  return open.reverse().join('');
+}
+
 /** Whitespace runs as one space, none at either end: a line that no newline can break. */
 function flatten(text: string): string {
   return text.replace(/\s+/g, ' ').trim();

@@ -27,7 +27,7 @@ import { SIMULATOR_PROMPT_VERSION } from '../simulator/index.js';
 import { docsUrl, TOOL } from '../version.js';
 import { windowsPathRefusal } from '../windows-path.js';
 import { DEFAULT_SUITE_DIR, suiteName } from '../action/context.js';
-import { ArgvError, commandHelp, globalHelp, helpHint, parseArgv, wholeNumberFlag, type CommandName, type Values } from './options.js';
+import { ArgvError, commandHelp, globalHelp, helpHint, noCommandText, parseArgv, wholeNumberFlag, type CommandName, type Values } from './options.js';
 import { defaultOut, ensureIgnoredFolder, noResultsGiven } from './results-dir.js';
 import { checkoutWarning, commitWarning, runCommit } from './commit.js';
 import { gitSuiteEdits, resolveBase } from './suite-edits.js';
@@ -75,8 +75,12 @@ export async function main(argv: readonly string[], given: CliIO): Promise<numbe
     }
     if (parsed.kind === 'help') {
       io.stdout(parsed.command === null ? globalHelp() : commandHelp(parsed.command));
-      // No command at all is a usage error that deserves the list of commands.
-      return argv.length === 0 ? EXIT.usage : EXIT.ok;
+      return EXIT.ok;
+    }
+    if (parsed.kind === 'no-command') {
+      // No command at all is a usage error (stderr, exit 2) that deserves the list of commands.
+      io.stderr(noCommandText());
+      return EXIT.usage;
     }
     command = parsed.command;
     return await dispatch(parsed.command, parsed.values, parsed.positionals, io);

@@ -82,7 +82,7 @@ interface CommandSpec {
   notes: readonly string[];
 }
 
-const FAIL_ON_HELP: FlagHelp = { value: 'LIST', help: `what fails the run, comma-separated: ${FAIL_ON_CONDITIONS.join(', ')} (none alone: never fail; default ${DEFAULT_FAIL_ON.join(',')}; unverified: an errored or not evaluated item, an interrupted run or an incomplete merge)` };
+const FAIL_ON_HELP: FlagHelp = { value: 'LIST', help: `what fails the run, comma-separated: ${FAIL_ON_CONDITIONS.join(', ')} (none alone: no condition fails it, but report still fails an incomplete merge without --allow-incomplete; default ${DEFAULT_FAIL_ON.join(',')}; unverified: an errored or not evaluated item, an interrupted run or an incomplete merge)` };
 const DIR: FlagHelp = { value: 'DIR', help: 'the suite folder (default .agent-replay)' };
 const AGENT_URL: FlagHelp = { value: 'URL', help: `the agent's URL, instead of agent.url in ${EITHER_CONFIG_NAME}` };
 const JUDGE_URL: FlagHelp = { value: 'URL', help: `the judge's base URL, instead of judge.baseUrl in ${EITHER_CONFIG_NAME}` };
@@ -246,9 +246,10 @@ function isCommand(name: string): name is CommandName {
   return Object.hasOwn(COMMANDS, name);
 }
 
-/** What argv asks for: a command with its values, or the global help / version. */
+/** What argv asks for: a command with its values, the global help / version, or no command at all (a usage error). */
 export type Parsed =
   | { kind: 'help'; command: CommandName | null }
+  | { kind: 'no-command' }
   | { kind: 'version' }
   | { kind: 'command'; command: CommandName; values: Values; positionals: string[] };
 
@@ -303,7 +304,7 @@ export function parseArgv(argv: readonly string[]): Parsed {
   if (command === null) {
     const option = options[0];
     if (option !== undefined) throw new ArgvError(`${terminalLine(option.rawName)} comes after a command: agent-replay <command> ${terminalLine(option.rawName)} ...; commands: ${COMMAND_NAMES.join(', ')}`, null);
-    return { kind: 'help', command: null };
+    return { kind: 'no-command' };
   }
   const spec: CommandSpec = COMMANDS[command];
   const values: Record<string, string | boolean | string[]> = {};
@@ -458,6 +459,14 @@ export function synopses(): string {
     lines.push(line);
     return lines.join('\n');
   }).join('\n')}\n`;
+}
+
+/**
+ * `agent-replay` alone: a usage error (stderr, exit 2, as an unknown command), said in one line
+ * before the global help, which lists the commands (docs/cli.md, "Commands").
+ */
+export function noCommandText(): string {
+  return `agent-replay: a command is needed; commands: ${COMMAND_NAMES.join(', ')}\n\n${globalHelp()}`;
 }
 
 /** `agent-replay --help`: the commands, one line each, and where each one's options are. */

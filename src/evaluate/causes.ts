@@ -14,7 +14,7 @@ import { baseUrlSetting, ERROR_IN_200, JUDGE_URL_SETTING, MEANING_URL_SETTING, S
 import { docsUrl } from '../version.js';
 import { onFirstUse } from '../patterns.js';
 import { groupDigits, isPlainPath } from '../words.js';
-import { atTopLevel, clipAtClause, firstClause, FIX_START, fixStart } from '../assertions/format.js';
+import { atTopLevel, clipAtClause, firstClause, firstLineOf, FIX_START, fixStart } from '../assertions/format.js';
 import { NEW_CONFIG_NAME } from '../suite/config-names.js';
 
 /** What a cause is read from: a fixture or persona record (the gate may hold only part of one). */
@@ -513,10 +513,10 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     const tool = /a call to (\S+)(?: .*?)? that no mock answered/.exec(text)?.[1];
     if (tool !== undefined) return { key: `unmocked_tool:${tool}`, what: `a call to ${tool} that no mock answered`, hint: "add a mock for it to the script's mocks" };
   }
-  // Anything else: the message itself (its first line, without the advice after a "; " outside its
+  // Anything else: the message itself (its first line, said as cut when the break leaves a bracket or quote open: firstLineOf; without the advice after a "; " outside its
   // parentheses: firstClause) is the cause; the key leaves out what differs from item to item (a quoted body, numbers: a count grouped,
   // "1,500", is one number, as "1500" in a record written before 2026-12-06 is).
-  const first = firstClause((text.split('\n')[0] ?? '').replace(/ after \d+(?:,\d{3})* attempts?/, ''))
+  const first = firstClause(firstLineOf(text).replace(/ after \d+(?:,\d{3})* attempts?/, ''))
     .replace(/:\s*$/, '')
     .trim();
   const what = causeWords(first);

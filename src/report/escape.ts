@@ -8,7 +8,8 @@
 //   unlike a zero-width space it never lets the line break there) so GitHub links nobody and
 //   nothing and draws no emoji.
 // - raw HTML contexts (`<summary>`): entity-encode `& < > " '` and break the same references
-//   (GitHub's mention, reference and emoji filters also run over raw HTML text).
+//   (GitHub's mention, reference and emoji filters also run over raw HTML text), and a bare
+//   address (`https://`, `www.`), with the word joiner where markdown has its escape.
 // - block text (replies, multi-line messages): a fenced code block whose fence is longer than any
 //   backtick run inside, its lines wrapped to 100 characters (wrap.ts); GitHub links nothing there.
 // - right-to-left text (Arabic, Hebrew, a right-to-left mark) in inline markdown and raw HTML: each
@@ -187,13 +188,20 @@ export function chartAttr(text: string): string {
 
 const HTML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** Breaks what GitHub's filters would turn into a mention, a reference or an emoji in HTML text. */
+/**
+ * Breaks what GitHub's filters would turn into a mention, a reference, an emoji or a link in HTML
+ * text: a bare address (`https://x`, `www.x`) is broken with the word joiner too, as inline markdown
+ * breaks it with an escape, so that no filter after the parser links it (a scheme alone, `http://`
+ * before a space, links nothing and is copied as written).
+ */
 export function breakReferences(html: string): string {
   return html
     .replace(/@/g, `@${WJ}`)
     .replace(HASH_BEFORE_WORD_NOT_ENTITY(), `#${WJ}`)
     .replace(/(gh)-(?=\d)/gi, `$1-${WJ}`)
-    .replace(/:(?=[\w+-]+:)/g, `:${WJ}`);
+    .replace(/:(?=[\w+-]+:)/g, `:${WJ}`)
+    .replace(/:\/\/(?=\S)/g, `:/${WJ}/`)
+    .replace(/(www)\.(?=\S)/gi, `$1${WJ}.`);
 }
 
 /**

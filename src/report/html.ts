@@ -22,6 +22,7 @@ import { suiteEditsParts } from './suite-edits.js';
 import { causeLine, type CauseGroup } from '../evaluate/index.js';
 import type { ReportContext } from './context.js';
 import { DEFAULT_CONTEXT } from './context.js';
+import { firstLineOf } from '../assertions/format.js';
 import { clip, clipDetail, escapeHtml, isolateRightToLeft, normalizeBlock, oneLine, stripControl } from './escape.js';
 import { CSP, SCRIPT, STYLE } from './html/assets.js';
 import { trendSvg, type HtmlTrendPoint } from './html/chart.js';
@@ -158,7 +159,7 @@ function whyLine(f: Item): string {
 function row(v: ItemView, index: number, ctx: HtmlExtras['context'], open: boolean): string {
   const f = v.item;
   const verdict = verdictKey(f);
-  const why = normalizeBlock(whyLine(f) ?? '').trim().split('\n')[0] ?? '';
+  const why = firstLineOf(normalizeBlock(whyLine(f) ?? '').trim());
   // No link inside the <summary>, a control: the file's goes below it (fileRef), the why line's is the opened body's.
   const file = fileRef(f, ctx);
   const said = why ? whyText(clipDetail(why, LIMITS.detail)) : '';

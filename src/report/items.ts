@@ -4,6 +4,7 @@
 // own body (persona.ts: checks, first difference, transcript) and share the line and the row; the
 // parts both use are in item-parts.ts.
 
+import { firstLineOf } from '../assertions/format.js';
 import type { FixtureRecord } from '../types.js';
 import type { ReportContext } from './context.js';
 import { callSpan, clip, clipDetail, codeSpan, escapeHtmlDetail, escapeHtmlInline, escapeInline, listItem, normalizeBlock } from './escape.js';
@@ -28,8 +29,8 @@ function detailOf(f: FixtureRecord): string {
 /** The fixture's detail line as its line says it, clipped; '' when there is none. */
 function whyLine(f: FixtureRecord, own?: Own): string {
   // The first line only: a multi-line detail (an error page, say) is shown whole, as a block, below.
-  const lines = normalizeBlock(own === undefined ? detailOf(f) : (own.text ?? '')).trim().split('\n');
-  const first = lines.length > 1 ? `${lines[0] as string} …` : (lines[0] as string);
+  // Cut inside a bracket or quote, it is closed after the ellipsis (firstLineOf): "...(within…)".
+  const first = firstLineOf(normalizeBlock(own === undefined ? detailOf(f) : (own.text ?? '')).trim(), true);
   return first ? clipDetail(first, LIMITS.detail) : '';
 }
 

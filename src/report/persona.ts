@@ -12,7 +12,7 @@
 import { callMatches, reuseWords, sameRoute, scriptEndingWords } from '../evaluate/index.js';
 import { MEANING_WORDS } from '../evaluate/meaning/index.js';
 import type { Check, ObservedToolCall, PersonaBaseline, PersonaRecord, ReplyExpectation, Route, ToolCall, Turn, TurnSource, Verdict } from '../types.js';
-import { jsonText, quote, showPattern } from '../assertions/format.js';
+import { firstLineOf, jsonText, quote, showPattern } from '../assertions/format.js';
 import type { ReportContext } from './context.js';
 import { clip, clipDetail, codeSpan, escapeDetail, escapeHtmlDetail, escapeHtmlInline, escapeInline, normalizeBlock } from './escape.js';
 import { attemptsHead, ATTEMPT_WORDS, BEGUN_TITLE, decisiveAttempt, otherAttemptsWords, firstThat, diffBlock, fileRefHtml, itemDetails, labelled, LIMITS, needsBlock, panelBlock, replyBlock, type Level } from './item-parts.js';
@@ -304,7 +304,7 @@ export function namedAttemptTurn(pr: PersonaRecord): AttemptTurn | null {
 
 /** A script's line (lineChecks) in the comment's and report.html's words: after its prefix, checksLine, or the named attempt's error's first line. */
 export function lineWords(named: ReturnType<typeof lineChecks>): string {
-  return `${named.prefix}${named.error === null ? checksLine(named.checks) : (normalizeBlock(named.error).trim().split('\n')[0] ?? '')}`;
+  return `${named.prefix}${named.error === null ? checksLine(named.checks) : firstLineOf(normalizeBlock(named.error).trim())}`;
 }
 
 /** checksCount, then the first check that failed (else did not run): "2 of 5 checks passed · ❌ tool not called (fail): … (+1 more)". */
@@ -314,7 +314,7 @@ export function checksLine(checks: readonly Check[]): string {
   const open = failed.length > 0 ? failed : checks.filter((c) => c.status === 'not_evaluated');
   const first = open[0];
   if (!first) return count;
-  const firstLine = normalizeBlock(checkDetail(first)).trim().split('\n')[0] ?? '';
+  const firstLine = firstLineOf(normalizeBlock(checkDetail(first)).trim());
   const more = open.length > 1 ? ` (+${thousands(open.length - 1)} more)` : '';
   return `${count} · ${checkHead(first)}: ${firstLine}${more}`;
 }
@@ -659,7 +659,7 @@ function whyLine(p: PersonaRecord, own?: Own): string {
   const live = p.simulation ? liveWords(p, p.simulation) : null;
   const error = (own === undefined ? p.error : own.text) ?? '';
   const named = lineChecks(p);
-  const second = p.errored ? (normalizeBlock(error).trim().split('\n')[0] ?? '') : fault !== null ? fault : `${lineWords(named)}${live === null ? '' : ` · ${live}`}`;
+  const second = p.errored ? firstLineOf(normalizeBlock(error).trim()) : fault !== null ? fault : `${lineWords(named)}${live === null ? '' : ` · ${live}`}`;
   return second ? clipDetail(second, LIMITS.detail) : '';
 }
 

@@ -495,7 +495,8 @@ describe('run: exit status', () => {
 
     const noCommand = await cli([], cwd);
     expect(noCommand.code).toBe(2);
-    expect(noCommand.stdout).toContain('Usage: agent-replay <command> [options]');
+    expect(noCommand.stdout).toBe('');
+    expect(noCommand.stderr).toContain('Usage: agent-replay <command> [options]');
 
     expect(agent.requests).toHaveLength(0);
     expect(existsSync(join(cwd, '.agent-replay', 'results', 'results.json'))).toBe(false);

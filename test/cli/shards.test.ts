@@ -131,6 +131,15 @@ describe('run --shard i/n and report', () => {
     // fail-on still applies: "failed" fails when fail-1 is in a shard that was given.
     const failOn = await cli(['report', '--results', 's1.json', '--results', 's3.json', '--allow-incomplete', '--fail-on', 'failed'], cwd);
     expect(failOn.code).toBe(gone.includes('fail-1') ? 0 : 1);
+    // --fail-on none still fails an incomplete merge, and report's help says so rather than "never fail".
+    const none = await cli(['report', '--results', 's1.json', '--results', 's3.json', '--fail-on', 'none'], cwd);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('gate failed: incomplete: shard 2/3 missing');
+    for (const command of ['report', 'run']) {
+      const help = (await cli([command, '--help'], cwd)).stdout.replace(/\s+/g, ' ');
+      expect(help, command).toContain('(none alone: no condition fails it, but report still fails an incomplete merge without --allow-incomplete; default');
+      expect(help, command).not.toContain('never fail');
+    }
   });
 
   it('report names every --results file it cannot use, each with its reason and fix, then exits 2 with nothing written', async () => {

@@ -175,6 +175,23 @@ describe('help', () => {
     expect(global.stdout).not.toContain('--agent-url');
   });
 
+  it('agent-replay alone is a usage error, as an unknown command is: one line saying a command is needed, then the help, on stderr; exit 2', async () => {
+    const cwd = await makeProject({});
+    const alone = await cli([], cwd);
+    expect(alone.code).toBe(2);
+    expect(alone.stdout).toBe('');
+    const [first, blank, ...help] = alone.stderr.split('\n');
+    expect(first).toBe(`agent-replay: a command is needed; commands: ${COMMAND_NAMES.join(', ')}`);
+    expect(blank).toBe('');
+    const global = await cli(['--help'], cwd);
+    expect(help.join('\n')).toBe(global.stdout);
+    // --help (and help) is asked for: stdout, exit 0.
+    expect(global.code).toBe(0);
+    expect(global.stderr).toBe('');
+    expect(global.stdout).toContain('Usage: agent-replay <command> [options]');
+    expect(await cli(['help'], cwd)).toEqual(global);
+  });
+
   it('--version and -v print the version, after a command too', async () => {
     const cwd = await makeProject({});
     for (const argv of [['--version'], ['-v'], ['run', '--version']]) {

@@ -39,6 +39,19 @@ describe("a cause's group line", () => {
     expect(advised.terminal).toBe(`all 2: ${said}`);
   });
 
+  it('an error cut at its first line break says it was cut: the ellipsis, then what closes each bracket and quote the cut left open', () => {
+    // An ERROR span's message over two lines: its first line was shown as "failed (code: 500", the "(" never closed.
+    const one = causeLines([errored('a', 'message turn: the agent reported an error (exception): failed (code: 500\n details)')]);
+    expect(one.terminal).toBe('the agent reported an error (exception): failed (code: 500\u2026)');
+    expect(one.comment).toBe(escapeInline('the agent reported an error (exception): failed (code: 500\u2026)'));
+    const nested = 'message turn: the agent reported an error (exception): failed (code: 500, body: {"error": "upstream\r\ngone"})';
+    const two = causeLines([errored('a', nested), errored('b', nested)]);
+    expect(two.terminal).toBe('all 2: the agent reported an error (exception): failed (code: 500, body: {"error": "upstream\u2026"})');
+    expect(two.comment).toBe(escapeInline('all 2: the agent reported an error (exception): failed (code: 500, body: {"error": "upstream\u2026"})'));
+    // A first line that closes what it opens is shown as it is, with no ellipsis.
+    expect(causeLines([errored('a', 'message turn: the agent reported an error (exception): failed (code: 500)\nat line 2')]).terminal).toBe('the agent reported an error (exception): failed (code: 500)');
+  });
+
   it("a judge's or simulator's reason that ends in its own fix says what happened, then the cause's one fix", () => {
     const judge = 'judge unreachable: the request was not sent: the judge key (judge.apiKey) holds a line break or a character outside Latin-1 (UND_ERR_INVALID_ARG); check its value';
     expect(judge.length).toBeLessThanOrEqual(200);

@@ -209,6 +209,26 @@ describe("a persona script's row", () => {
   });
 });
 
+describe("a row's why line cut at its error's first line break", () => {
+  it('says it was cut, closing the bracket the cut left open: "failed (code: 500…)", for a fixture and a persona script', () => {
+    const error = 'turn 1: the agent reported an error (exception): failed (code: 500\n details)';
+    const item = fixture('boom', { reply: null, route: null, verdict: null, errored: true, error, errorKind: 'agent_error', detail: '', drift: null });
+    const script = persona('final-sale', { turns: refundTurns().slice(0, 1), errored: true, errorKind: 'agent_error', error, verdict: null, drift: null, unsent: [] });
+    const whys = [...renderHtml(run([item], { personas: [script] })).matchAll(/<span class="why">([^<]*)<\/span>/g)].map((m) => m[1]);
+    expect(whys).toEqual(['turn 1: the agent reported an error (exception): failed (code: 500\u2026)', 'turn 1: the agent reported an error (exception): failed (code: 500\u2026)']);
+  });
+
+  it("a script's check whose detail is cut at its line break, in the row and in the comment's item line", () => {
+    const script = persona('final-sale', { verdict: 'fail', checks: [{ ...check.terminal('handoff', 'finish'), detail: 'expected (handoff\n got finish)' }] });
+    const item = fixture('refund', { verdict: 'fail', detail: 'reply does not contain "refund (within\n 30 days)"', drift: { reply: 'same', route: 'same', verdict: 'newly_failing' } });
+    const record = run([item], { personas: [script] });
+    const whys = [...renderHtml(record).matchAll(/<span class="why">([^<]*)<\/span>/g)].map((m) => m[1]);
+    expect(whys).toEqual(['reply does not contain &quot;refund (within\u2026&quot;', '0 of 1 checks passed · ❌ ends with (fail): expected (handoff\u2026)']);
+    // The comment's item line: it read `reply does not contain "refund (within …`, the quote left open.
+    expect(renderComment(record, ctx)).toContain('<br>reply does not contain &quot;refund (within\u2026&quot;</summary>');
+  });
+});
+
 describe("a row's file", () => {
   it('is linked outside its <summary> (a link inside a control is mishandled by the keyboard and screen readers): the summary shows it as text, the open row links it', () => {
     const context = { repositoryUrl: 'https://github.com/octo/shop', headSha: 'a'.repeat(40) };

@@ -79,7 +79,7 @@ describe('the comment', () => {
     expect(md).toMatch(/^\*\*Cause\*\*: simulator unreachable\\: HTTP 503\\: the simulator's endpoint failed\\: see its status or log, and run it again$/m);
     const fault = itemHtml(html, 'refund-simulated-fault');
     expect(fault).toMatch(/^<details><summary>⚪ 🎭 script <b>refund-simulated-fault<\/b> · not evaluated · no baseline/);
-    expect(fault).toContain('<br>simulator unreachable: HTTP 503 from https://llm.example.com/v1/chat/completions after 3 attempts: Service Unavailable</summary>');
+    expect(fault).toContain('<br>simulator unreachable: HTTP 503 from https:/&#8288;/llm.example.com/v1/chat/completions after 3 attempts: Service Unavailable</summary>');
     expect(words(fault)).toContain('Not evaluated: the simulator could not play the user, so the agent was not measured (not a failure).');
     expect(fault).not.toMatch(/❌|fail(?:ed|s|ing)?\b(?! to)/);
     expect(fault).not.toContain('errored');

@@ -150,7 +150,7 @@ describe('a slower item whose traces name the step that grew (docs/traces.md, "S
 
   it("a tool name from the agent's spans is data: escaped in markdown, so it cannot open a table cell or a link", () => {
     const run = withStep('x|y](https://evil.example)<b>');
-    expect(spaced(renderComment(run, ctx))).toContain('(tool x|y](https://evil.example)&lt;b&gt; 200 ms → 1.9 s)'); // inside an HTML <summary>: HTML-escaped
+    expect(spaced(renderComment(run, ctx))).toContain('(tool x|y](https:/&#8288;/evil.example)&lt;b&gt; 200 ms → 1.9 s)'); // inside an HTML <summary>: HTML-escaped, its address broken
     const item = run.fixtures.find((f) => f.label === 'refund-policy');
     if (!item) throw new Error('no refund-policy');
     const cell = driftMarkdown(itemView(item)); // the compact table's drift cell: markdown-escaped

@@ -43,6 +43,18 @@ describe('untrusted record fields are escaped for the context they are written i
     expect(links(html2)).toEqual([]);
   });
 
+  it("an address an agent's reply puts in an item's <summary> line is no bare URL: broken with the word joiner, as in body text, and read as written", () => {
+    const reply = 'Refunds: see https://evil.example/refund or www.evil.example today';
+    const item = fixture('link', { verdict: 'fail', detail: `the reply "${reply}" does not mention the 30 days`, drift: { reply: 'same', route: 'same', verdict: 'newly_failing' } });
+    const html = githubHtml(renderComment(run([item]), ctx));
+    const summary = /<summary>[^\n]*<b>link<\/b>[^\n]*<\/summary>/.exec(html)?.[0] ?? '';
+    // cmark-gfm leaves raw HTML alone; a filter of GitHub's after it could still link a bare address in it.
+    expect(summary).not.toContain('https://evil.example');
+    expect(summary).not.toMatch(/www\.evil/);
+    expect(summary.replaceAll('&#8288;', '').replaceAll('&quot;', '"')).toContain(`the reply "${reply}" does not mention the 30 days`);
+    for (const href of links(html)) expect(href).not.toMatch(/evil/);
+  });
+
   it('a file reference without a link drops control characters and bidi overrides, as every inline text does', () => {
     const ref = fileRefHtml({ file: '../fixtures/a\u202Eevil\u0000x.yml', line: 2 }, ctx);
     expect(ref).toMatch(/^<code>/);
