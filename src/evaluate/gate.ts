@@ -6,7 +6,7 @@ import { causeGroups, causeLine, type CauseGroup, type CauseGroups, type CauseIt
 import { meetsChange } from './changes.js';
 import { incompleteText } from './shard.js';
 import { nearestName } from '../suite/issues.js';
-import { plural, shownAndMore, thousands } from '../words.js';
+import { listWords, plural, shownAndMore, thousands } from '../words.js';
 
 /** What the gate reads of an item: a fixture, or a persona script (whose reply drift is its transcript drift). */
 export type GateItem =
@@ -244,11 +244,11 @@ export function parseFailOn(text: string, allowed: readonly FailOnCondition[]): 
     }
   }
   const conditions = [...new Set(items as FailOnCondition[])];
-  // `none` is a gate that never fails (docs/semantics.md, "The gate"): beside a condition it would
+  // `none` is the gate of no condition (docs/semantics.md, "The gate"): beside a condition it would
   // say both, so it stands alone.
   const others = conditions.filter((c) => c !== 'none');
   if (conditions.includes('none') && others.length > 0) {
-    throw new Error(`fail-on: "none" (never fail) cannot be combined with ${others.map((c) => `"${c}"`).join(', ')}; give none alone, or the conditions without none (allowed: ${allowed.join(', ')})`);
+    throw new Error(`fail-on: "none" (no condition) cannot be combined with ${listWords(others.map((c) => `"${c}"`))}; give none alone, or the conditions without none (allowed: ${allowed.join(', ')})`);
   }
   return conditions;
 }

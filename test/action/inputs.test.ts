@@ -121,7 +121,7 @@ describe('readInputs', () => {
     expect(() => readInputs(env({ 'fail-on': 'Newly-Failing' }))).toThrow(/^input fail-on: "Newly-Failing" is not a known condition: did you mean "newly_failing"\? Allowed: newly_failing/);
     // none never fails: beside a condition it would say both (docs/semantics.md, "The gate").
     expect(() => readInputs(env({ 'fail-on': 'none, failed' }))).toThrow(
-      'input fail-on: "none" (never fail) cannot be combined with "failed"; give none alone, or the conditions without none (allowed: newly_failing, unverified, failed,',
+      'input fail-on: "none" (no condition) cannot be combined with "failed"; give none alone, or the conditions without none (allowed: newly_failing, unverified, failed,',
     );
     expect(readInputs(env({ 'fail-on': 'none' })).failOn).toEqual(['none']);
     expect(() => readInputs(env({ comment: 'maybe' }))).toThrow('input comment: "maybe" is not a boolean; use true or false');

@@ -67,8 +67,8 @@ describe('run --commit', () => {
 describe('run --fail-on and report --fail-on', () => {
   it('refuses none beside another condition, and an unknown condition, naming the value and the valid ones; nothing is sent', async () => {
     const cases: [string, string][] = [
-      ['none,failed', '--fail-on: "none" (never fail) cannot be combined with "failed"; give none alone, or the conditions without none (allowed: newly_failing, unverified, failed, not_evaluated,'],
-      ['newly_failing, none, errored', '--fail-on: "none" (never fail) cannot be combined with "newly_failing", "errored"; give none alone'],
+      ['none,failed', '--fail-on: "none" (no condition) cannot be combined with "failed"; give none alone, or the conditions without none (allowed: newly_failing, unverified, failed, not_evaluated,'],
+      ['newly_failing, none, errored', '--fail-on: "none" (no condition) cannot be combined with "newly_failing" and "errored"; give none alone'],
       ['x,none', '--fail-on: "x" is not a known condition; allowed: newly_failing, unverified, failed,'],
       [' , ', '--fail-on needs at least one condition, comma-separated (allowed: newly_failing, unverified, failed,'],
     ];
@@ -84,7 +84,7 @@ describe('run --fail-on and report --fail-on', () => {
     expect((await cli(['run', '--out', 'r.json', '--fail-on', 'none'], cwd)).code).toBe(0);
     const report = await cli(['report', '--results', 'r.json', '--fail-on', 'failed,none'], cwd);
     expect(report.code).toBe(2);
-    expect(report.stderr).toContain('agent-replay: --fail-on: "none" (never fail) cannot be combined with "failed"');
+    expect(report.stderr).toContain('agent-replay: --fail-on: "none" (no condition) cannot be combined with "failed"');
     expect(report.stdout).toBe('');
   });
 });
