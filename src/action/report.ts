@@ -20,7 +20,7 @@ import { clipShown } from '../report/escape.js';
 import { gateMerged, incompleteText } from '../evaluate/index.js';
 import type { RunRecord } from '../types.js';
 import { UserError } from '../errors.js';
-import { listAndMore, plural } from '../words.js';
+import { listAndMore, plural, thousands } from '../words.js';
 
 /** What expandResults found, and where it found nothing (for the error when no file is left). */
 export interface ExpandedResults {
@@ -208,7 +208,7 @@ export function unreadWords(unread: readonly UnreadResults[], read: number): str
   // Each file's reason holds commas of its own: "; " between them, and "; and N more" (docs/architecture.md, words.ts).
   const each = listAndMore(unread, 5, (u) => `${shown(u.file)}: ${clipShown(terminalLine(u.why), 600)}`, '; ');
   const total = unread.length + read;
-  const what = total === 1 ? 'the results file could not be read' : unread.length === 1 ? `1 of ${total} results files could not be read` : `${unread.length} of ${total} results files could not be read`;
+  const what = total === 1 ? 'the results file could not be read' : unread.length === 1 ? `1 of ${thousands(total)} results files could not be read` : `${thousands(unread.length)} of ${thousands(total)} results files could not be read`;
   const rest = read === 0 ? '' : ` (the ${read === 1 ? 'other one was' : `other ${read} were`} read; which shard or run an unread file holds cannot be known, and without it the rest would read as the whole run)`;
   return `report mode: ${what}, so nothing was ${total === 1 ? 'reported' : 'merged'}${rest}: ${each}`;
 }
@@ -243,7 +243,7 @@ export function ownSuiteResults(read: readonly ReadResults[], dir: string): { ke
   if (kept.length === 0 && skipped.length > 0) {
     const first = skipped[0] as { file: string; suitePath: string };
     const suites = [...new Set(skipped.map((s) => s.suitePath))];
-    const more = skipped.length > 1 ? ` (${skipped.length} files in all, runs of ${suites.map(shown).join(', ')})` : '';
+    const more = skipped.length > 1 ? ` (${thousands(skipped.length)} files in all, runs of ${suites.map(shown).join(', ')})` : '';
     throw new UserError(
       `report mode: no results file is a run of ${shown(own)}, this step's dir input: ${shown(first.file)} is a run of the suite in ${shown(first.suitePath)} (its suitePath)${more}. ` +
         `Set dir: ${shown(first.suitePath)} on this step when it reports that suite (as its check step's dir), or download this suite's results artifacts only (${ownPatternWords(dir)})`,
@@ -276,7 +276,7 @@ function asideFolder(a: AsideResults): string | { slug: string } | null {
 function onlyAsideWords(aside: readonly AsideResults[], dir: string): string {
   const own = suiteRepoPath(undefined, dir) ?? dir;
   const first = aside[0] as AsideResults;
-  const more = aside.length > 1 ? ` (${aside.length} files in all, each ${aside.every((a) => a.artifact !== null) ? "in another suite's results artifact" : "another suite's"})` : '';
+  const more = aside.length > 1 ? ` (${thousands(aside.length)} files in all, each ${aside.every((a) => a.artifact !== null) ? "in another suite's results artifact" : "another suite's"})` : '';
   const folder = asideFolder(first);
   const setDir =
     typeof folder === 'string'

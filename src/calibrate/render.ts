@@ -375,7 +375,7 @@ function groupedMarkdown(list: readonly Listed[], text: (item: Item) => string):
 function calmLine(c: Calibration): string | null {
   const scored = scoredAnswers(c);
   if (scored === 0 || disagreements(c).length > 0) return null;
-  return `The judge agrees with every accepted verdict it scored (${scored} of ${scored}).`;
+  return `The judge agrees with every accepted verdict it scored (${thousands(scored)} of ${thousands(scored)}).`;
 }
 
 /** The items named at most, then how many more (as `--only`'s labels are listed: src/evaluate/selection.ts). */
