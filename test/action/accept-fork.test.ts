@@ -9,7 +9,7 @@ import { cp } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { tempDir } from '../support/temp.js';
 import { describe, expect, it } from 'vitest';
-import type { FakeGitHub } from '../support/github-server.js';
+import type { FakeGitHub, FakeState } from '../support/github-server.js';
 import type { AgentServer, AgentHandler } from '../support/agent-server.js';
 import { HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
 import { artifactZip } from '../support/zip.js';
@@ -43,16 +43,31 @@ useServers(
   },
 );
 
-describe('accept on a fork: the commands in the comment, run for real', () => {
-  it('puts the reviewed baselines in the fork branch, downloaded from the base repository', async () => {
-    // 1. The check the maintainer reviewed (comment + artifact of run 1001).
+/** The reviewed check's results.json, and the fake GitHub it left (its comment, run 1001 and artifact): made once for the file. */
+let reviewed: { text: string; state: FakeState } | null = null;
+
+/**
+ * The check the maintainer reviewed, stored as run 1001 with its results artifact: started by the
+ * first test that needs it and given to the other as the fake it left (FakeGitHub's state), not
+ * started again: each test starts from the same seeded pull request, so it would decide the same.
+ */
+async function reviewedCheck(): Promise<string> {
+  if (reviewed === null) {
     const workspace = await makeWorkspace({ fixtures: FIXTURES, config: 'agent:\n  retries: 0\n' });
     const check = await runAction({ gh, workspace, runId: 1001, inputs: { 'agent-url': agent.url, 'fail-on': 'none' }, event: { name: 'pull_request_target', payload: pullPayload() } });
     expect(check.code, check.stdout).toBe(0);
     const text = readFileSync(check.outputs['results-path'] as string, 'utf8');
-    const record = parseRecord(text, 'results.json');
     gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD });
     gh.addArtifact('octo', 'shop', 1001, { name: check.outputs['artifact-name'] as string, zip: await artifactZip([{ name: 'results.json', data: text }]) });
+    reviewed = { text, state: gh.state() };
+  } else gh.restore(reviewed.state);
+  return reviewed.text;
+}
+
+describe('accept on a fork: the commands in the comment, run for real', () => {
+  it('puts the reviewed baselines in the fork branch, downloaded from the base repository', async () => {
+    // 1. The check the maintainer reviewed (comment + artifact of run 1001).
+    const record = parseRecord(await reviewedCheck(), 'results.json');
 
     // 2. Accept, in process, with an artifact store that keeps the files like the service does.
     // The fork stores its baseline with CRLF (committed from Windows without autocrlf): it stays so,
@@ -126,11 +141,7 @@ describe('accept on a fork: the commands in the comment, run for real', () => {
 
 describe('accept on a fork, in a re-run of the accept job', () => {
   it('uploads the baselines under the attempt\'s own name, which a re-run can upload and the commands download', async () => {
-    const workspace = await makeWorkspace({ fixtures: FIXTURES, config: 'agent:\n  retries: 0\n' });
-    const check = await runAction({ gh, workspace, runId: 1001, inputs: { 'agent-url': agent.url, 'fail-on': 'none' }, event: { name: 'pull_request_target', payload: pullPayload() } });
-    expect(check.code, check.stdout).toBe(0);
-    gh.addWorkflowRun('octo', 'shop', { id: 1001, headSha: HEAD });
-    gh.addArtifact('octo', 'shop', 1001, { name: check.outputs['artifact-name'] as string, zip: await artifactZip([{ name: 'results.json', data: readFileSync(check.outputs['results-path'] as string, 'utf8') }]) });
+    await reviewedCheck();
     // The first attempt's artifact is there: the artifact service refuses a second one of that name in the run.
     const names = new Set([`agent-replay-baselines-${HEAD}`]);
     const store: ArtifactStore = {

@@ -115,6 +115,10 @@ async function divergedRepository(): Promise<{ head: string; merge: string; base
   return { head, merge, base, mergeCheckout: await clone('refs/pull/7/merge'), headCheckout: await clone(head), baseCheckout: await clone('refs/heads/main') };
 }
 
+/** The repository and its three checkouts, made once for the file: each test checks in a checkout of its own and reads the repository only. */
+let diverged: ReturnType<typeof divergedRepository> | null = null;
+const repository = () => (diverged ??= divergedRepository());
+
 let agent: AgentServer;
 let gh: FakeGitHub;
 useServers(
@@ -152,7 +156,7 @@ const errors = (stdout: string) => stdout.split('\n').filter((l) => l.startsWith
 
 describe('check mode at a checkout that is not the pull request head', () => {
   it('pull_request with the merge commit checked out (actions/checkout without ref): nothing replayed, the job fails naming the merge and the fix; accept has nothing to commit', async () => {
-    const repo = await divergedRepository();
+    const repo = await repository();
     const { result, sent } = await check(repo.mergeCheckout, repo.head, { name: 'pull_request', sha: repo.merge, ref: 'refs/pull/7/merge' });
     expect(result.code, result.stdout).toBe(1);
     expect(sent).toBe(0);
@@ -171,7 +175,7 @@ describe('check mode at a checkout that is not the pull request head', () => {
   });
 
   it("pull_request_target with the base branch checked out (its default): nothing replayed, the job fails naming the commit", async () => {
-    const repo = await divergedRepository();
+    const repo = await repository();
     const { result, sent } = await check(repo.baseCheckout, repo.head, { name: 'pull_request_target', sha: repo.base, ref: 'refs/heads/main' });
     expect(result.code, result.stdout).toBe(1);
     expect(sent).toBe(0);
@@ -182,7 +186,7 @@ describe('check mode at a checkout that is not the pull request head', () => {
   });
 
   it("the documented workflow (ref: the pull request's head): the head's fixtures and baselines, links to the head's lines, accept commits exactly those", async () => {
-    const repo = await divergedRepository();
+    const repo = await repository();
     const { result, sent } = await check(repo.headCheckout, repo.head, { name: 'pull_request', sha: repo.merge, ref: 'refs/pull/7/merge' });
     expect(result.code, result.stdout).toBe(0);
     expect(sent).toBeGreaterThan(0);

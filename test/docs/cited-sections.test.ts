@@ -37,27 +37,46 @@ function headingsOf(markdown: string): string[] {
   return out;
 }
 
+interface Page {
+  readonly text: string;
+  readonly anchors: Set<string>;
+  readonly headings: string[];
+}
+
 /** Every citation of a missing page or section in `files`, as `file:line: ...`. */
 function missingCitations(files: string[]): string[] {
   const problems: string[] = [];
+  // Each page read, and its anchors and headings found, once for all its citations (null: no such page).
+  const pages = new Map<string, Page | null>();
+  const pageOf = (page: string): Page | null => {
+    if (!pages.has(page)) {
+      let text: string | null;
+      try {
+        text = readFileSync(join(ROOT, page), 'utf8');
+      } catch {
+        text = null;
+      }
+      pages.set(page, text === null ? null : { text, anchors: anchorsOf(text), headings: headingsOf(text) });
+    }
+    return pages.get(page)!;
+  };
   for (const file of files) {
     const where = relative(ROOT, file);
     readFileSync(file, 'utf8').split('\n').forEach((line, i) => {
       for (const m of line.matchAll(CITE)) {
         const page = `docs/${m[1]!}`;
-        let text: string;
-        try {
-          text = readFileSync(join(ROOT, page), 'utf8');
-        } catch {
+        const cited = pageOf(page);
+        if (cited === null) {
           problems.push(`${where}:${i + 1}: ${page} does not exist`);
           continue;
         }
-        if (m[2] !== undefined && !anchorsOf(text).has(m[2])) problems.push(`${where}:${i + 1}: ${page} has no anchor #${m[2]}`);
+        const { text } = cited;
+        if (m[2] !== undefined && !cited.anchors.has(m[2])) problems.push(`${where}:${i + 1}: ${page} has no anchor #${m[2]}`);
         const section = m[3];
         if (section === undefined) continue;
         const s = plain(section);
         const found =
-          headingsOf(text).some((h) => h.startsWith(s)) ||
+          cited.headings.some((h) => h.startsWith(s)) ||
           text.includes(`**${section.replace(/\\(.)/g, '$1')}`) ||
           (/^[^A-Z]/.test(section) && text.includes(section.replace(/\\(.)/g, '$1')));
         if (!found) problems.push(`${where}:${i + 1}: ${page} has no section "${section}"`);
@@ -82,5 +101,17 @@ describe('sections of the docs cited in code comments', () => {
     const file = join(await tempDir('cited-'), 'config.ts');
     writeFileSync(file, ['// (docs/contributing.md, "No such section")', '// (2026-12-05, docs/contributing.md "Nor this one")', '// docs/contributing.md, "Speed" and docs/contributing.md "Speed"'].join('\n'));
     expect(missingCitations([file]).map((p) => p.replace(/^.*config\.ts:/, ''))).toEqual(['1: docs/contributing.md has no section "No such section"', '2: docs/contributing.md has no section "Nor this one"']);
+  });
+
+  it('a page is read once for all its citations, and each citation of a missing page, anchor or section is said', async () => {
+    const file = join(await tempDir('cited-'), 'config.ts');
+    writeFileSync(file, ['// docs/no-such-page.md "A"', '// docs/no-such-page.md#b', '// docs/cli.md#commands, docs/cli.md#no-such-anchor', '// docs/cli.md#no-such-anchor', '// (docs/cli.md, "Commands") (docs/cli.md, "No such section")'].join('\n'));
+    expect(missingCitations([file]).map((p) => p.replace(/^.*config\.ts:/, ''))).toEqual([
+      '1: docs/no-such-page.md does not exist',
+      '2: docs/no-such-page.md does not exist',
+      '3: docs/cli.md has no anchor #no-such-anchor',
+      '4: docs/cli.md has no anchor #no-such-anchor',
+      '5: docs/cli.md has no section "No such section"',
+    ]);
   });
 });

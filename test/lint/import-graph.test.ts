@@ -5,11 +5,11 @@
 // function whose problems the script prints: each start of the script loads TypeScript (9 MB) again.
 
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
 const SCRIPT = join(process.cwd(), 'scripts', 'import-graph.mjs');
 
@@ -30,13 +30,27 @@ async function check(root: string): Promise<{ problems: number; text: string }> 
   return { problems: problems.length, text: problems.join('\n') };
 }
 
+// One copy of src/ for the file (4.4 MB): each test plants its imports in it, and the files it
+// planted in are copied back from src/ after it, so that the next test starts from src/ as it is.
 let copy: string | null = null;
+const planted = new Set<string>();
 function copyOfSrc(): string {
-  copy = mkdtempSync(join(tmpdir(), 'import-graph-'));
-  cpSync(join(process.cwd(), 'src'), join(copy, 'src'), { recursive: true });
+  if (copy === null) {
+    copy = mkdtempSync(join(tmpdir(), 'import-graph-'));
+    cpSync(join(process.cwd(), 'src'), join(copy, 'src'), { recursive: true });
+  }
   return copy;
 }
+/** Appends `text` to `file` (a path from the root) of the copy. */
+function plant(root: string, file: string, text: string): void {
+  planted.add(file);
+  appendFileSync(join(root, file), text);
+}
 afterEach(() => {
+  for (const file of planted) copyFileSync(join(process.cwd(), file), join(copy as string, file));
+  planted.clear();
+});
+afterAll(() => {
   if (copy) rmSync(copy, { recursive: true, force: true });
   copy = null;
 });
@@ -49,8 +63,8 @@ describe('the import-graph check', () => {
   it('fails on a circle, naming its files and the imports that close it', () => {
     const root = copyOfSrc();
     // Two files that import each other (a type import counts too).
-    appendFileSync(join(root, 'src/evaluate/drift.ts'), "\nimport type { ItemKind } from './kind.js';\nexport type Again = ItemKind;\n");
-    appendFileSync(join(root, 'src/evaluate/kind.ts'), "\nimport { sameRoute } from './drift.js';\nexport const again = sameRoute;\n");
+    plant(root, 'src/evaluate/drift.ts', "\nimport type { ItemKind } from './kind.js';\nexport type Again = ItemKind;\n");
+    plant(root, 'src/evaluate/kind.ts', "\nimport { sameRoute } from './drift.js';\nexport const again = sameRoute;\n");
     const { code, stderr } = run(root);
     expect(code).toBe(1);
     expect(stderr).toContain('import circle of 2 files: src/evaluate/drift.ts, src/evaluate/kind.ts');
@@ -64,7 +78,7 @@ describe('the import-graph check', () => {
 
   it("fails on the CLI importing the report's barrel, which loads every renderer, naming file and line", async () => {
     const root = copyOfSrc();
-    appendFileSync(join(root, 'src/cli/output.ts'), "\nimport { renderJUnit } from '../report/index.js';\nexport const barrel = renderJUnit;\n");
+    plant(root, 'src/cli/output.ts', "\nimport { renderJUnit } from '../report/index.js';\nexport const barrel = renderJUnit;\n");
     const { problems, text: stderr } = await check(root);
     expect(problems).toBeGreaterThan(0); // the script exits 1
     expect(stderr).toMatch(/src\/cli\/output\.ts:\d+ imports src\/report\/index\.ts, which loads every renderer/);
@@ -72,8 +86,8 @@ describe('the import-graph check', () => {
 
   it('fails on an import of a later layer or of a driver, naming file and line', async () => {
     const root = copyOfSrc();
-    appendFileSync(join(root, 'src/evaluate/tallies.ts'), "\nimport { formatUsd } from '../report/money.js';\nexport const later = formatUsd;\n");
-    appendFileSync(join(root, 'src/report/escape.ts'), "\nimport type { CheckResult } from '../engine.js';\nexport type Driver = CheckResult;\n");
+    plant(root, 'src/evaluate/tallies.ts', "\nimport { formatUsd } from '../report/money.js';\nexport const later = formatUsd;\n");
+    plant(root, 'src/report/escape.ts', "\nimport type { CheckResult } from '../engine.js';\nexport type Driver = CheckResult;\n");
     const { problems, text: stderr } = await check(root);
     expect(problems).toBeGreaterThan(0); // the script exits 1
     expect(stderr).toMatch(/src\/evaluate\/tallies\.ts:\d+ imports src\/report\/money\.ts \(report comes after evaluate/);
@@ -83,9 +97,9 @@ describe('the import-graph check', () => {
 
   it('covers judge/ and simulator/: they come right after suite, so neither imports what the run decides, and judge/ does not import simulator/', async () => {
     const root = copyOfSrc();
-    appendFileSync(join(root, 'src/judge/prompt.ts'), "\nimport { formatUsd } from '../report/money.js';\nexport const later = formatUsd;\n");
-    appendFileSync(join(root, 'src/judge/parse.ts'), "\nimport type { Simulator } from '../simulator/index.js';\nexport type After = Simulator;\n");
-    appendFileSync(join(root, 'src/simulator/prompt.ts'), "\nimport { tallies } from '../evaluate/tallies.js';\nexport const decided = tallies;\n");
+    plant(root, 'src/judge/prompt.ts', "\nimport { formatUsd } from '../report/money.js';\nexport const later = formatUsd;\n");
+    plant(root, 'src/judge/parse.ts', "\nimport type { Simulator } from '../simulator/index.js';\nexport type After = Simulator;\n");
+    plant(root, 'src/simulator/prompt.ts', "\nimport { tallies } from '../evaluate/tallies.js';\nexport const decided = tallies;\n");
     const { problems, text: stderr } = await check(root);
     expect(problems).toBeGreaterThan(0); // the script exits 1
     expect(stderr).toMatch(/src\/judge\/prompt\.ts:\d+ imports src\/report\/money\.ts \(report comes after judge/);

@@ -46,21 +46,43 @@ export interface Setup {
   artifacts: string;
 }
 
+/**
+ * A path as git fast-import reads it: C-quoted when it holds a `"`, a backslash or a control
+ * character (a line break), with those and every byte past ASCII written as an escape, as git quotes.
+ */
+function quotedPath(path: string): string {
+  const bytes = [...Buffer.from(path, 'utf8')];
+  const plain = (b: number): boolean => b >= 0x20 && b < 0x7f && b !== 0x22 && b !== 0x5c;
+  if (bytes.every((b) => plain(b) || b >= 0x80)) return path;
+  const escaped = bytes.map((b) => (plain(b) ? String.fromCharCode(b) : b === 0x22 || b === 0x5c ? `\\${String.fromCharCode(b)}` : `\\${b.toString(8).padStart(3, '0')}`));
+  return `"${escaped.join('')}"`;
+}
+
+/**
+ * One commit of README.md and `files` on `refs/heads/main` and `refs/heads/<branch>`, as a git
+ * fast-import stream: one git process writes it into the bare repository, where a seed repository
+ * took four (init, add, commit, push) and the push's own.
+ */
+function initialCommit(branch: string, files: Record<string, string>): Buffer {
+  const all = [['README.md', 'shop\n'], ...Object.entries(files)];
+  const data = (text: string): Buffer[] => [Buffer.from(`data ${Buffer.byteLength(text)}\n`), Buffer.from(text), Buffer.from('\n')];
+  const who = `Fork Owner <fork@example.com> ${Math.floor(Date.now() / 1000)} +0000`;
+  const commit = all.length + 1;
+  return Buffer.concat([
+    ...all.flatMap(([, text], i) => [Buffer.from(`blob\nmark :${i + 1}\n`), ...data(text!)]),
+    Buffer.from(`commit refs/heads/main\nmark :${commit}\nauthor ${who}\ncommitter ${who}\n`),
+    ...data('initial\n'),
+    Buffer.from(all.map(([path], i) => `M 100644 :${i + 1} ${quotedPath(path!)}\n`).join('')),
+    Buffer.from(`\nreset refs/heads/${branch}\nfrom :${commit}\n\n`),
+  ]);
+}
+
 /** A bare "fork" with branch `branch`, and a clone of it on the default branch. */
 export async function setUpFork(branch: string, existing: Record<string, string>): Promise<Setup> {
   const root = await tempDir('agent-replay-fork-');
   const origin = join(root, 'fork.git');
-  const seed = join(root, 'seed');
   git(root, 'init', '-q', '--bare', origin);
-  git(root, 'init', '-q', '-b', 'main', seed);
-  await writeFile(join(seed, 'README.md'), 'shop\n');
-  for (const [path, text] of Object.entries(existing)) {
-    await mkdir(join(seed, path, '..'), { recursive: true });
-    await writeFile(join(seed, path), text);
-  }
-  git(seed, 'add', '-A');
-  git(seed, 'commit', '-q', '-m', 'initial');
-  git(seed, 'push', '-q', origin, `main:refs/heads/${branch}`, 'main:refs/heads/main');
+  execFileSync('git', ['fast-import', '--quiet'], { cwd: origin, input: initialCommit(branch, existing), env: GIT_ENV });
   const clone = join(root, 'clone');
   git(root, 'clone', '-q', origin, clone);
   const bin = join(root, 'bin');

@@ -1,0 +1,1 @@
+export declare function releaseNotes(changelog: string, version: string): string | null;
