@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-MRP3A24V.js";import"./chunk-XWVKQPM7.js";import"./chunk-ADBE2OYR.js";import"./chunk-NVSCE5IV.js";import"./chunk-3Q2EM4YM.js";import"./chunk-DOCUC3CA.js";import"./chunk-OXVL26OA.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};

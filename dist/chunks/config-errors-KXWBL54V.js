@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderConfigErrors,terminalIssue}from"./chunk-JTKZDRNK.js";import"./chunk-MEKRMUMH.js";import"./chunk-XWVKQPM7.js";import"./chunk-ADBE2OYR.js";import"./chunk-NVSCE5IV.js";import"./chunk-3Q2EM4YM.js";import"./chunk-DOCUC3CA.js";import"./chunk-OXVL26OA.js";import"./chunk-6BPKDHAS.js";export{renderConfigErrors,terminalIssue};
