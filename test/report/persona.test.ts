@@ -139,7 +139,7 @@ describe('one script in full', () => {
     const item = itemHtml(html, 'refund-coverage');
     const summary = text(/<summary>([\s\S]*?)<\/summary>/.exec(item)?.[1] ?? '');
     expect(summary).toContain('❌ 🎭 script refund-coverage · fail · newly failing · transcript changed · routes changed · refunds.yml:24');
-    expect(summary).toContain('2 of 4 checks passed · ❌ conversations (fail): visited: main, refunds; missing: handoff (+1 more)');
+    expect(summary).toContain('2 of 4 checks passed · ❌ conversations (fail): visited: main, refunds; missing: handoff · and 1 more');
     // Newly failing scripts are open, like fixtures.
     expect(item.startsWith('<details open>')).toBe(true);
     expect(checkRows(item)).toEqual([
