@@ -758,3 +758,19 @@ describe("a check on the welcome turn names it 'turn 0 (welcome)' on every surfa
     expect(terminal).not.toMatch(/turn 0(?! \(welcome\)|, the welcome \()/);
   });
 });
+
+describe("a script's line in the comment, its error cut at its first line break", () => {
+  // The cut says so: "…", then what closes each bracket and quote the first line left open (docs/traces.md, "Errors").
+  const error = 'turn 1: the agent reported an error (exception): failed (code: 500\n details)';
+  const cut = 'turn 1: the agent reported an error (exception): failed (code: 500\u2026)';
+
+  it("a repeated script that failed because attempts errored: the named attempt's error, the bracket closed", () => {
+    const base = persona('refund-chat') as PersonaRecord & { errored: false };
+    const one = { unsent: [], visited: base.visited, outcome: base.outcome, checks: base.checks, durationMs: 900 };
+    const down = { ...one, errored: true, error, errorKind: 'agent_error' as const, verdict: null, turns: base.turns.slice(0, 2) };
+    const ok = { ...one, errored: false, error: null, errorKind: null, verdict: 'pass' as const, turns: base.turns };
+    const script = { ...base, verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'newly_failing' }, repeat: { count: 5, minPass: 3, passed: 2, flaky: true }, attempts: [down, down, down, ok, ok] } as PersonaRecord;
+    const md = renderComment(run([], { personas: [script] }), ctx);
+    expect(md).toContain(`<br>2/5 attempts passed (minPass 3), 3 errored, flaky; attempt 1: ${cut}</summary>`);
+  });
+});
