@@ -184,8 +184,9 @@ export function firstClause(text: string): string {
  * The first line of `text`, what a one-line surface shows of an error (a cause, a script's line, a
  * report.html row), said as cut when its line break leaves a bracket or a double quote open: its
  * ellipsis, then what closes each, innermost first ("failed (code: 500…)" of "failed (code: 500\n
- * details)"), so that no line reads as an unbalanced aside. The whole text when it is one line.
- * `marked`: a first line that leaves nothing open ends in " …" too (the comment's item line says
+ * details)"), so that no line reads as an unbalanced aside. A bracket inside a double quote is
+ * quoted text, not the line's own aside: a cut in a quote closes the quote alone (`"refund (within`
+ * reads `"refund (within…"`). The whole text when it is one line. `marked`: a first line that leaves nothing open ends in " …" too (the comment's item line says
  * there is more below it).
  */
 export function firstLineOf(text: string, marked = false): string {
@@ -197,7 +198,7 @@ export function firstLineOf(text: string, marked = false): string {
   return marked ? `${first} \u2026` : first;
 }
 
-/** What closes the brackets and the double quote still open at the end of `text`, innermost first ('' when none is): a `\` in a quote escapes the next character. */
+/** What closes the brackets and the double quote still open at the end of `text`, innermost first ('' when none is): a bracket in a quote is quoted text, never counted; a `\` in a quote escapes the next character. */
 function openClosers(text: string): string {
   const open: string[] = [];
   for (let i = 0; i < text.length; i++) {

@@ -394,8 +394,9 @@ function shownFirst<T>(items: readonly T[]): { shown: T[]; more: number } {
   return { shown: items.slice(0, LABELS_SHOWN), more: Math.max(0, items.length - LABELS_SHOWN) };
 }
 
+/** The rest of a cut Disagreements or Straddling list, on the list's own last line as the No usable score list's (restText): "… and 480 more, each with its score in calibration.json". */
 function moreText(more: number, out: string | null): string {
-  return `+${thousands(more)} more, each with its score in ${out ?? 'calibration.json: --out calibration.json writes it'}`;
+  return `… and ${thousands(more)} more, each with its score in ${out ?? 'calibration.json: --out calibration.json writes it'}`;
 }
 
 /** The disagreements per criterion, but no more than LABELS_SHOWN baselines over all of them. */

@@ -12,7 +12,7 @@
 // `partition` names the split itself (every shard's labels), equal for the shards that used the same
 // timings, so a merge can tell a shard balanced by other timings (an item then in no shard, or two).
 
-import { listAndMore, terminalLine } from '../words.js';
+import { listAndMore, listWords, terminalLine } from '../words.js';
 import { stableHash } from './definition.js';
 import type { RunRecord, ShardInfo } from '../types.js';
 
@@ -126,7 +126,7 @@ export interface FilesShown {
 
 const EVERY_FILE: FilesShown = { most: Infinity, show: (file) => file };
 
-/** "incomplete: shard 2/4 missing", "incomplete: shards 2/4, 3/4 missing; excluded (another suite, shard count or split): b.json (...)". */
+/** "incomplete: shard 2/4 missing", "incomplete: shards 2/4 and 3/4 missing; excluded (another suite, shard count or split): b.json (...)". */
 export function incompleteText(inc: { total: number; missing: readonly number[]; foreign: readonly string[] }, files: FilesShown = EVERY_FILE): string {
   return `incomplete: ${incompleteParts(inc, files)}`;
 }
@@ -136,7 +136,7 @@ export function incompleteParts(inc: { total: number; missing: readonly number[]
   const parts: string[] = [];
   if (inc.missing.length > 0) {
     const list = inc.missing.map((k) => `${k}/${inc.total}`);
-    parts.push(`${list.length === 1 ? 'shard' : 'shards'} ${list.join(', ')} missing`);
+    parts.push(`${list.length === 1 ? 'shard' : 'shards'} ${listWords(list)} missing`);
   }
   if (inc.foreign.length > 0) parts.push(`excluded (another suite, shard count or split): ${listAndMore(inc.foreign, files.most, files.show)}`);
   return parts.join('; ');

@@ -307,7 +307,7 @@ export function lineWords(named: ReturnType<typeof lineChecks>): string {
   return `${named.prefix}${named.error === null ? checksLine(named.checks) : firstLineOf(normalizeBlock(named.error).trim())}`;
 }
 
-/** checksCount, then the first check that failed (else did not run): "2 of 5 checks passed · ❌ tool not called (fail): … (+1 more)". */
+/** checksCount, then the first check that failed (else did not run), the others counted as a line separated by "·" counts its rest: "2 of 5 checks passed · ❌ tool not called (fail): … · and 1 more". */
 export function checksLine(checks: readonly Check[]): string {
   const count = checksCount(checks);
   const failed = checks.filter((c) => c.status === 'fail');
@@ -315,7 +315,7 @@ export function checksLine(checks: readonly Check[]): string {
   const first = open[0];
   if (!first) return count;
   const firstLine = firstLineOf(normalizeBlock(checkDetail(first)).trim());
-  const more = open.length > 1 ? ` (+${thousands(open.length - 1)} more)` : '';
+  const more = open.length > 1 ? ` · and ${thousands(open.length - 1)} more` : '';
   return `${count} · ${checkHead(first)}: ${firstLine}${more}`;
 }
 

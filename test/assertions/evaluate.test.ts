@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRegexPool, evaluateAssertion, formatPair, quote, type AssertionDeps } from '../../src/assertions/index.js';
 import type { Assertion, Judge, JudgeResult } from '../../src/types.js';
 import { noTranscripts } from '../support/fakes.js';
-import { clipAtClause, clipKeepingFix, fixStart, reasonLine } from '../../src/assertions/format.js';
+import { clipAtClause, clipKeepingFix, firstLineOf, fixStart, reasonLine } from '../../src/assertions/format.js';
 import { judgedMeaning } from '../../src/evaluate/meaning/ladder.js';
 import { docsUrl } from '../../src/version.js';
 import { JUDGE_URL_SETTING } from '../../src/evaluate/causes.js';
@@ -331,5 +331,15 @@ describe("a detail's fix kept whole, what happened clipped (clipKeepingFix: the 
     // The terminal shows a newline as it is (terminalLine's ⏎) and a quoted value's spaces as written; a flat line has neither.
     expect(clipKeepingFix('expected "a  b"\nsaw none', 60)).toBe('expected "a  b"\nsaw none');
     expect(clipKeepingFix('expected "a  b"\nsaw none', 60, { flat: true })).toBe('expected "a b" saw none');
+  });
+});
+
+describe("a text's first line, cut at its line break (firstLineOf): what it left open closed (docs/traces.md, \"Errors\")", () => {
+  it('closes each bracket and quote, innermost first; a bracket inside a quote is quoted text, so a cut in the quote closes the quote alone', () => {
+    expect(firstLineOf('failed (code: 500\n details)')).toBe('failed (code: 500\u2026)');
+    expect(firstLineOf('failed (body: {"error": "upstream\ngone"})')).toBe('failed (body: {"error": "upstream\u2026"})');
+    expect(firstLineOf('reply does not contain "refund (within\n 30 days)"')).toBe('reply does not contain "refund (within\u2026"');
+    expect(firstLineOf('expected "a \\" (b"\nmore')).toBe('expected "a \\" (b"');
+    expect(firstLineOf('one line (whole)')).toBe('one line (whole)');
   });
 });

@@ -318,24 +318,24 @@ describe('calibrate against an OpenAI-compatible judge', () => {
     // Each shown baseline with its own score and the judge's rationale, then the two more.
     const shown = lines.slice(at + 2, at + 42).filter((l) => l.startsWith('    .agent-replay'));
     expect(shown).toEqual(Array.from({ length: 20 }, (_, i) => `    .agent-replay/baselines/rude-${String(i).padStart(2, '0')}.json  accepted pass, judged fail: ${Number((0.1 + i / 100).toFixed(3))} against 0.5`));
-    expect(lines[at + 42]).toBe('  +2 more, each with its score in c.json');
+    expect(lines[at + 42]).toBe('  … and 2 more, each with its score in c.json');
     expect(r.stdout).not.toContain('rude-20.json');
     const st = lines.findIndex((l) => l.startsWith('Straddling (21): '));
     expect(lines.slice(st + 1, st + 21)).toEqual(Array.from({ length: 20 }, (_, i) => `  .agent-replay/baselines/near-${String(i).padStart(2, '0')}.json  "Stayed calm"  accepted pass, judged pass: ${Number((0.5 + i / 1000).toFixed(3))} against 0.5`));
-    expect(lines[st + 21]).toBe('  +1 more, each with its score in c.json');
+    expect(lines[st + 21]).toBe('  … and 1 more, each with its score in c.json');
     expect(lines[st + 22]).toBe('');
     const md = await readFile(join(cwd, 'c.md'), 'utf8');
     expect(md.split('\n').filter((l) => l.startsWith('  - `.agent-replay/baselines/rude-'))).toHaveLength(20);
-    expect(md).toContain(`\n- ${escapeInline('+2 more, each with its score in c.json')}\n`);
+    expect(md).toContain(`\n- ${escapeInline('… and 2 more, each with its score in c.json')}\n`);
     expect(md.split('\n').filter((l) => l.startsWith('- `.agent-replay/baselines/near-'))).toHaveLength(20);
-    expect(md).toContain(`\n- ${escapeInline('+1 more, each with its score in c.json')}\n`);
+    expect(md).toContain(`\n- ${escapeInline('… and 1 more, each with its score in c.json')}\n`);
     // Every one of them, with its score, in calibration.json.
     const c = parseCalibration(await readFile(join(cwd, 'c.json'), 'utf8'), 'c.json');
     expect(c.criteria[0]?.items.filter((i) => i.agrees === false)).toHaveLength(22);
     expect(c.criteria[0]?.items.find((i) => i.label === 'rude-21')?.median).toBe(0.31);
     // Without --out, the line says how to get the file.
     const plain = await cli(['calibrate'], cwd);
-    expect(plain.stdout).toContain('\n  +2 more, each with its score in calibration.json: --out calibration.json writes it\n');
+    expect(plain.stdout).toContain('\n  … and 2 more, each with its score in calibration.json: --out calibration.json writes it\n');
   });
 
   it('--repeat N: the median of N scores that differ per call, the spread, and straddling', async () => {

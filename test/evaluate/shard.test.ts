@@ -171,7 +171,8 @@ describe('timingsOf and incompleteText', () => {
 
   it('says which shards are missing and which records were excluded', () => {
     expect(incompleteText({ total: 4, missing: [2], foreign: [] })).toBe('incomplete: shard 2/4 missing');
-    expect(incompleteText({ total: 4, missing: [2, 4], foreign: [] })).toBe('incomplete: shards 2/4, 4/4 missing');
+    expect(incompleteText({ total: 4, missing: [2, 4], foreign: [] })).toBe('incomplete: shards 2/4 and 4/4 missing');
+    expect(incompleteText({ total: 5, missing: [1, 2, 4], foreign: [] })).toBe('incomplete: shards 1/5, 2/5 and 4/5 missing');
     expect(incompleteText({ total: 4, missing: [3], foreign: ['c.json (shard 1/3 of suite abc)'] })).toBe(
       'incomplete: shard 3/4 missing; excluded (another suite, shard count or split): c.json (shard 1/3 of suite abc)',
     );

@@ -205,7 +205,7 @@ describe("a persona script's row", () => {
       checks: [check.toolNotCalled('issue_refund', [{ turn: 3, input: { orderId: '7788' } }]), check.terminal('handoff', 'finish'), check.terminal('finish', 'finish')],
     });
     const why = /<span class="why">([^<]*)<\/span>/.exec(renderHtml(run([], { personas: [script] })))?.[1];
-    expect(why).toBe('1 of 3 checks passed · ❌ tool not called (fail): issue_refund must not be called, but was at turn 3 (+1 more)');
+    expect(why).toBe('1 of 3 checks passed · ❌ tool not called (fail): issue_refund must not be called, but was at turn 3 · and 1 more');
   });
 });
 

@@ -139,7 +139,7 @@ describe('one script in full', () => {
     const item = itemHtml(html, 'refund-coverage');
     const summary = text(/<summary>([\s\S]*?)<\/summary>/.exec(item)?.[1] ?? '');
     expect(summary).toContain('❌ 🎭 script refund-coverage · fail · newly failing · transcript changed · routes changed · refunds.yml:24');
-    expect(summary).toContain('2 of 4 checks passed · ❌ conversations (fail): visited: main, refunds; missing: handoff (+1 more)');
+    expect(summary).toContain('2 of 4 checks passed · ❌ conversations (fail): visited: main, refunds; missing: handoff · and 1 more');
     // Newly failing scripts are open, like fixtures.
     expect(item.startsWith('<details open>')).toBe(true);
     expect(checkRows(item)).toEqual([
@@ -756,5 +756,21 @@ describe("a check on the welcome turn names it 'turn 0 (welcome)' on every surfa
     expect(html.checks.map((c) => c.observed)).toContain('called on turn 0 (welcome)');
     for (const out of [junit, comment]) expect(out).not.toMatch(/turn 0(?! \(welcome\))/);
     expect(terminal).not.toMatch(/turn 0(?! \(welcome\)|, the welcome \()/);
+  });
+});
+
+describe("a script's line in the comment, its error cut at its first line break", () => {
+  // The cut says so: "…", then what closes each bracket and quote the first line left open (docs/traces.md, "Errors").
+  const error = 'turn 1: the agent reported an error (exception): failed (code: 500\n details)';
+  const cut = 'turn 1: the agent reported an error (exception): failed (code: 500\u2026)';
+
+  it("a repeated script that failed because attempts errored: the named attempt's error, the bracket closed", () => {
+    const base = persona('refund-chat') as PersonaRecord & { errored: false };
+    const one = { unsent: [], visited: base.visited, outcome: base.outcome, checks: base.checks, durationMs: 900 };
+    const down = { ...one, errored: true, error, errorKind: 'agent_error' as const, verdict: null, turns: base.turns.slice(0, 2) };
+    const ok = { ...one, errored: false, error: null, errorKind: null, verdict: 'pass' as const, turns: base.turns };
+    const script = { ...base, verdict: 'fail', drift: { transcript: 'same', route: 'same', verdict: 'newly_failing' }, repeat: { count: 5, minPass: 3, passed: 2, flaky: true }, attempts: [down, down, down, ok, ok] } as PersonaRecord;
+    const md = renderComment(run([], { personas: [script] }), ctx);
+    expect(md).toContain(`<br>2/5 attempts passed (minPass 3), 3 errored, flaky; attempt 1: ${cut}</summary>`);
   });
 });
