@@ -390,6 +390,48 @@ describe("a panel's members' fix names their own settings, else the judge's (doc
     );
   });
 
+  it("members of another provider than the judge's (their reasons begin '(another provider)'): each kind's fix names judge.panel alone, never judge.apiKey, judge.model or judge.baseUrl; beside one of the judge's provider, 'judge.panel, else ...'", () => {
+    const other = (r: string): string => `(another provider) ${r}`;
+    const cut = 'the answer was cut at the model\'s token limit (finish_reason "length") before it ended: nothing in it is read';
+    const prose = 'no usable score in output: "fine"';
+    // It read "check that member's apiKey (judge.panel, else judge.apiKey; ...) and that it may use that member's model (judge.panel, else judge.model)": settings it never takes.
+    expect(rendered([panel('a', [other('HTTP 401: bad key')])]).cause).toBe(
+      "  cause: judge unreachable: HTTP 401: the judge refused the request: check that member's apiKey (judge.panel; the key or token its endpoint expects) and that it may use that member's model (judge.panel)",
+    );
+    expect(rendered([panel('a', [other('HTTP 403: no'), other('HTTP 403: no')])]).cause).toBe(
+      "  cause: judge unreachable: HTTP 403: the judges refused the requests: check those members' apiKeys (judge.panel; the keys or tokens their endpoints expect) and that they may use those members' models (judge.panel)",
+    );
+    // One of each: the rule of both.
+    expect(rendered([panel('a', [other('HTTP 401: bad key'), 'HTTP 401: bad key'])]).cause).toBe(
+      "  cause: judge unreachable: HTTP 401: the judges refused the requests: check those members' apiKeys (judge.panel, else judge.apiKey; the keys or tokens their endpoints expect) and that they may use those members' models (judge.panel, else judge.model)",
+    );
+    expect(rendered([panel('a', [other('HTTP 401: bad'), other('HTTP 404: no')])]).cause).toContain(
+      "; for the 1 not reached (HTTP 404): check that member's baseUrl (judge.panel) and that member's model (judge.panel): the path (it is the API's base URL) or the model's name is probably wrong",
+    );
+    // Its limits are the judge's unless it sets its own (src/config.ts, panelMemberConfig): a 429's fix as before.
+    expect(rendered([panel('a', [other('HTTP 429: slow')])]).cause).toBe(
+      "  cause: judge unreachable: HTTP 429: rate limited: lower that member's concurrency (judge.panel, else judge.concurrency), or raise that member's retries (judge.panel, else judge.retries)",
+    );
+    expect(rendered([panel('a', [other(error200), other(error200)], true)]).cause).toContain(
+      "read the error the item quotes: check those members' models (judge.panel) and those members' apiKeys (judge.panel) at the endpoint;",
+    );
+    expect(rendered([panel('a', [other(prose), other(prose)], true)]).cause).toBe(`  cause: the judge answered without a usable score: ${PANEL_NO_SCORE_HINT.replace('(judge.panel, else judge.model)', '(judge.panel)')}`);
+    expect(rendered([panel('a', [other(prose), prose], true)]).cause).toBe(`  cause: the judge answered without a usable score: ${PANEL_NO_SCORE_HINT}`);
+    expect(rendered([panel('a', [other(cut), other(cut)], true)]).cause).toContain("raise the output-token limit of those members' models at their endpoints (judge.panel) (agent-replay asks");
+    expect(rendered([panel('a', [prose, other(cut)], true)]).cause).toContain("; for the 1 cut at the token limit: raise the output-token limit of that member's model at its endpoint (judge.panel) (agent-replay asks");
+    expect(rendered([panel('a', [other('response is not JSON (text/html)')], true)]).cause).toContain("check that the baseUrl of that member (judge.panel) is the API's base URL");
+    // Items of both in one group: the fix true of both, in either order.
+    const own = panel('a', [other('HTTP 401: bad key')]);
+    const judges = panel('b', ['HTTP 401: bad key', 'HTTP 401: bad key']);
+    const both = "check those members' apiKeys (judge.panel, else judge.apiKey; the keys or tokens their endpoints expect) and that they may use those members' models (judge.panel, else judge.model)";
+    expect(rendered([own, judges]).cause).toContain(both);
+    expect(rendered([judges, own]).cause).toContain(both);
+    // The judge's provider's members, byte for byte.
+    expect(rendered([panel('a', ['HTTP 401: bad key'])]).cause).toBe(
+      "  cause: judge unreachable: HTTP 401: the judge refused the request: check that member's apiKey (judge.panel, else judge.apiKey; the key or token its endpoint expects) and that it may use that member's model (judge.panel, else judge.model)",
+    );
+  });
+
   it("a panel whose every member's call failed: \"could not make the requests\" of 2; a single judge's \"the request\"", () => {
     const failed = 'judge call failed: request body could not be made';
     const all = (label: string, n: number, size: number): FixtureRecord =>
