@@ -1626,8 +1626,8 @@ export function causeGroups(items: readonly CauseItem[], endpoint: string | null
   const worded = new Map<CauseGroup, Set<string>>();
   // A group's fix for when its words are its items' shared ones (Cause.apart): the first item's that has one, wherever it comes, so that the group's words never depend on its items' order.
   const apartOf = new Map<CauseGroup, string>();
-  // What its items' words say in general (Cause.kind), each once, and whether they errored: said when their words share none.
-  const kinds = new Map<CauseGroup, { said: Set<string>; errored: boolean }>();
+  // What its items' words say in general (Cause.kind), each once, and whether they errored, each way once (whatever their order): said when their words share none.
+  const kinds = new Map<CauseGroup, { said: Set<string>; errored: Set<boolean> }>();
   // Read over every item, and only once an item has a cause: a verified run (every item has a pass
   // or fail verdict, causeOf's null) reads none of it (docs/performance.md).
   let evidence: RunEvidence | null = null;
@@ -1640,6 +1640,7 @@ export function causeGroups(items: readonly CauseItem[], endpoint: string | null
     let group = groups.get(cause.key);
     if (group) {
       kinds.get(group)?.said.add(kind);
+      kinds.get(group)?.errored.add(item.errored);
       if (cause.apart !== undefined && !apartOf.has(group)) apartOf.set(group, cause.apart);
       group.labels.push(item.label);
       if (cause.what !== group.what || worded.has(group)) worded.set(group, (worded.get(group) ?? new Set([group.what])).add(cause.what));
@@ -1649,7 +1650,7 @@ export function causeGroups(items: readonly CauseItem[], endpoint: string | null
       const { apart, kind: _kind, ...said } = cause;
       groups.set(cause.key, (group = { ...said, labels: [item.label] }));
       if (apart !== undefined) apartOf.set(group, apart);
-      kinds.set(group, { said: new Set([kind]), errored: item.errored });
+      kinds.set(group, { said: new Set([kind]), errored: new Set([item.errored]) });
     }
     of.set(item, group);
   }
@@ -1657,10 +1658,16 @@ export function causeGroups(items: readonly CauseItem[], endpoint: string | null
   // Words that share none (a proxy's host that did not resolve, and one not reached otherwise): what their kinds share, else that they errored or were not evaluated.
   for (const [group, whats] of worded) {
     const kind = kinds.get(group);
-    group.what = sharedWhat([...whats]) ?? sharedWhat([...(kind?.said ?? [])]) ?? (kind?.errored === false ? 'not evaluated' : 'errored');
+    group.what = sharedWhat([...whats]) ?? sharedWhat([...(kind?.said ?? [])]) ?? erroredWords(kind?.errored ?? new Set([true]));
     group.hint = apartOf.get(group) ?? group.hint;
   }
   return { groups: [...groups.values()].sort((a, b) => b.labels.length - a.labels.length), of };
+}
+
+/** A group's items, by whether they errored (causeGroups): "errored", "not evaluated", or of items of both "errored or not evaluated". */
+function erroredWords(errored: ReadonlySet<boolean>): string {
+  if (errored.size > 1) return 'errored or not evaluated';
+  return errored.has(false) ? 'not evaluated' : 'errored';
 }
 
 /**

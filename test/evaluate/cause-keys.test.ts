@@ -591,6 +591,17 @@ describe('a group whose items\' words share none', () => {
     expect(terminal).toContain('no route to the host 10.0.0.1:3128 (EHOSTUNREACH)');
   });
 
+  it("an errored item and one not evaluated under one key, whose words share none: the group says both, in either order", () => {
+    // An errorKind this version does not know (a results.json of another version), whose key meets a not-evaluated detail's.
+    const err = errored('a', 'not_evaluated' as never, '1 broke: x');
+    const not = fixture('b', { verdict: 'not_evaluated', detail: '# broke' });
+    // It said "errored" when the errored item came first, "not evaluated" when the other did.
+    expect(groups([err, not], URL_).map(([what, , labels]) => [what, labels])).toEqual([['errored or not evaluated', ['a', 'b']]]);
+    expect(groups([not, err], URL_).map(([what, , labels]) => [what, labels])).toEqual([['errored or not evaluated', ['b', 'a']]]);
+    // Of one way alone, as before.
+    expect(groups([errored('c', 'not_evaluated' as never, '2 broke: y'), err], URL_)[0]?.[0]).toBe('errored');
+  });
+
   it("an error no cause names, whose items' messages share no word: the group says their kind", () => {
     const own = (label: string, error: string): FixtureRecord => errored(label, 'agent_error', error);
     // Their key leaves the numbers out ("# of # tools failed"), and the group said a's "2 of 3 tools failed" of b too.
