@@ -983,7 +983,10 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
     // 2 or more whose key could not be sent: said of them all, not in the first one's words ("that member's apiKey ... holds").
     const down = head?.key === 'key-not-sent' && n > 1 ? { ...judged, what: `judge unreachable: ${keysNotSent(keyed(head, memberSettings(n, head.other)))}` } : judged;
     const own = ofMembers(n, (s) => judgeDown(file, reason, first, panel.own, said, null, keyed(head, s)).hint ?? settingsFix(s), head?.other);
-    kinds.push({ cause: own.on(down), members: { n: panel.unreachable, words: 'not reached' }, fix: own.fix });
+    // A key of its own when its fix names the members' settings (a refused key, a 404, a 429, a deadline), not a single judge's:
+    // a single judge's item and a panel's are then each a group with its fix; a fix that names none (an HTTP 5xx) is one group of both.
+    const apart = ofCount(own.fix, 1) === judged.hint ? '' : ':panel';
+    kinds.push({ cause: { ...own.on(down), key: `${down.key}${apart}` }, members: { n: panel.unreachable, words: 'not reached' }, fix: own.fix });
     for (const [hint, way] of others) {
       const fix = ofMembers(way.n, (s) => downHint(way.status, way.text, keyed(way, s), null, file), way.other);
       kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: { n: way.n, words: { one: `not reached (${ofCount(way.said, 1)})`, more: `not reached (${ofCount(way.said, 2)})` } }, fix: fix.fix });

@@ -390,6 +390,27 @@ describe("a panel's members' fix names their own settings, else the judge's (doc
     );
   });
 
+  it("a single judge's HTTP 401 and a panel's: each a group with its own fix, in either order; an HTTP 5xx, whose fix names no setting, one group", () => {
+    const judge = single('a', 'HTTP 401: bad key');
+    const members = panel('b', ['HTTP 401: bad key', 'HTTP 401: bad key']);
+    // One group "all 2" said the panel's "those members' apiKeys (judge.panel, else judge.apiKey)" of the single judge too, or the judge key of the panel's members.
+    const apart = [
+      ['judge unreachable: HTTP 401', 'the judge refused the request: check the judge key (the key or token its endpoint expects) and that it may use judge.model', ['a']],
+      [
+        'judge unreachable: HTTP 401',
+        "the judges refused the requests: check those members' apiKeys (judge.panel, else judge.apiKey; the keys or tokens their endpoints expect) and that they may use those members' models (judge.panel, else judge.model)",
+        ['b'],
+      ],
+    ];
+    expect(groups([judge, members], URL_)).toEqual(apart);
+    expect(groups([members, judge], URL_)).toEqual([apart[1], apart[0]]);
+    const { comment } = rendered([judge, members]);
+    expect(comment).toContain(escapeInline('1 of 2: judge unreachable: HTTP 401: the judge refused the request: check the judge key'));
+    expect(comment).toContain(escapeInline("1 of 2: judge unreachable: HTTP 401: the judges refused the requests: check those members' apiKeys"));
+    expect(rendered([members, judge]).cause).toBe(`  cause: 1 of 2: judge unreachable: HTTP 401: ${String(apart[1]?.[1])} (and 1 other cause)`);
+    expect(groups([single('a', 'HTTP 503: down'), panel('b', ['HTTP 503: down'])], URL_).map(([what, , labels]) => [what, labels])).toEqual([['judge unreachable: HTTP 503', ['a', 'b']]]);
+  });
+
   it("members of another provider than the judge's (their reasons begin '(another provider)'): each kind's fix names judge.panel alone, never judge.apiKey, judge.model or judge.baseUrl; beside one of the judge's provider, 'judge.panel, else ...'", () => {
     const other = (r: string): string => `(another provider) ${r}`;
     const cut = 'the answer was cut at the model\'s token limit (finish_reason "length") before it ended: nothing in it is read';
