@@ -650,11 +650,20 @@ function alone(cause: Cause): JudgeCause {
   return { ...cause, fixes: cause.hint === null ? [] : [{ fix: cause.hint, more: cause.apart ?? cause.hint }] };
 }
 
-/** Words said of a panel's members, as many as they are: `one` of 1, `more` of 2 or more (and of a group's items whose counts differ); one text when it reads right of both. */
-type ByCount = string | { one: string; more: string };
+/**
+ * Words said of a panel's members, as many as they are: `one` of 1, `more` of 2 or more; one text
+ * when it reads right of both. `apart`: of a group's items whose counts or members differ, when not `more`
+ * (members of another provider than the judge's: "judge.panel, else ...", true of every member).
+ */
+type ByCount = string | { one: string; more: string; apart?: string };
 
 function ofCount(words: ByCount, n: number): string {
   return typeof words === 'string' ? words : n === 1 ? words.one : words.more;
+}
+
+/** Words said of a group's items whose counts or members differ (ByCount's `apart`, else its words of more). */
+function ofApart(words: ByCount): string {
+  return typeof words === 'string' ? words : (words.apart ?? words.more);
 }
 
 /**
@@ -670,8 +679,8 @@ function withMembersFix(cause: JudgeCause, key: string, members: { n: number; wo
     key: `${cause.key}:${key}`,
     what: cause.what,
     hint: `${own}; for the ${members.n} ${ofCount(members.words, members.n)}: ${said}`,
-    apart: `${cause.apart ?? own}; for those ${ofCount(members.words, 2)}: ${ofCount(fix, 2)}`,
-    fixes: [...(cause.hint === null ? [{ fix: own, more: own }] : cause.fixes), { fix: said, more: ofCount(fix, 2) }],
+    apart: `${cause.apart ?? own}; for those ${ofCount(members.words, 2)}: ${ofApart(fix)}`,
+    fixes: [...(cause.hint === null ? [{ fix: own, more: own }] : cause.fixes), { fix: said, more: ofApart(fix) }],
   };
 }
 
@@ -707,11 +716,13 @@ export const SIMULATOR_SETTINGS: ModelSettings = { who: 'simulator', url: SIMULA
  * The settings of `n` members of a panel, as a fix names them: each member's own in `judge.panel`,
  * else the judge's (docs/judges.md, "Panels": a member keeps the keys it sets), as the cut
  * members' fix says it (panelCutHint): "that member's model (judge.panel, else judge.model)", of
- * 2 or more "those members' models (...)".
+ * 2 or more "those members' models (...)". `other`: every one of them is of another provider than the
+ * judge's, which never takes judge.apiKey, judge.model or judge.baseUrl (src/config.ts, panelMemberConfig): judge.panel alone.
  */
-export function memberSettings(n: number): ModelSettings {
+export function memberSettings(n: number, other = false): ModelSettings {
   const [of, s] = n === 1 ? ["that member's", ''] : ["those members'", 's'];
-  return { who: 'judge', url: `${of} baseUrl${s} (judge.panel, else ${JUDGE_URL_SETTING})`, model: `${of} model${s} (judge.panel, else judge.model)`, key: `${of} apiKey${s}`, keyAt: 'judge.panel, else judge.apiKey', members: n };
+  const [url, model, keyAt] = other ? ['judge.panel', 'judge.panel', 'judge.panel'] : [`judge.panel, else ${JUDGE_URL_SETTING}`, 'judge.panel, else judge.model', 'judge.panel, else judge.apiKey'];
+  return { who: 'judge', url: `${of} baseUrl${s} (${url})`, model: `${of} model${s} (${model})`, key: `${of} apiKey${s}`, keyAt, members: n };
 }
 
 /** A limit of a client's in a fix: the judge's `judge.<key>` (the meaning judge and the simulator take it too); a panel's members', their own, else the judge's. */
@@ -936,11 +947,20 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
   const { reason } = panel;
   // Each kind's cause, and its fix said of its members (memberSettings: their own settings, else the judge's), of 1 and of more.
   const kinds: { cause: Cause; members: { n: number; words: ByCount }; fix: ByCount }[] = [];
-  /** A fix in the members' settings (memberSettings), of 1 and of 2 or more; `on`: a cause with it as its hint, said of `n` (apart: of more, for a group's items whose counts differ). */
-  const ofMembers = (n: number, fix: (s: ModelSettings) => string): { fix: ByCount; on: (cause: Cause) => Cause } => {
-    const byCount = { one: fix(memberSettings(1)), more: fix(memberSettings(2)) };
+  /**
+   * A fix in the members' settings (memberSettings), of 1 and of 2 or more; `other`: each of them of another provider than the judge's (judge.panel alone);
+   * `on`: a cause with it as its hint, said of `n` (apart: of more, for a group's items whose counts or members differ: "judge.panel, else ...", true of all).
+   */
+  const ofMembers = (n: number, fix: (s: ModelSettings) => string, other = false): { fix: ByCount; on: (cause: Cause) => Cause } => {
+    const apart = fix(memberSettings(2));
+    const byCount = other ? { one: fix(memberSettings(1, true)), more: fix(memberSettings(2, true)), apart } : { one: fix(memberSettings(1)), more: apart };
     const hint = ofCount(byCount, n);
-    return { fix: byCount, on: (cause) => ({ ...cause, hint, apart: byCount.more }) };
+    return { fix: byCount, on: (cause) => ({ ...cause, hint, apart }) };
+  };
+  /** Are the members whose reasons `is` tells all of another provider than the judge's (memberReasons)? */
+  const othersAll = (is: (r: string) => boolean): boolean => {
+    const of = panel.members.flatMap((r, i) => (is(r) ? [panel.others[i] === true] : []));
+    return of.length > 0 && of.every(Boolean);
   };
   if (panel.unreachable > 0) {
     // Members not reached in different ways (a refused key, a timeout): each way's fix, the first's the panel's.
@@ -953,7 +973,7 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
     const first = starts.find((way) => way.startsWith('HTTP ')) ?? said ?? starts[0];
     // Told apart by the fix the judge's settings give (downWays); said in the members' own.
     const judged = judgeDown(file, reason, first, panel.own, said);
-    const ways = downWays(panel.own, file);
+    const ways = downWays(panel.own, file, panel.others);
     const others = [...ways].filter(([hint]) => hint !== judged.hint);
     const head = ways.get(judged.hint ?? '');
     const n = head?.n ?? Math.max(1, panel.unreachable - others.reduce((sum, [, way]) => sum + way.n, 0));
@@ -961,23 +981,33 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
     const keyAt = memberKeyAt(panel.own);
     const keyed = (way: DownWay | undefined, s: ModelSettings): ModelSettings => (way?.key === 'key-not-sent' && keyAt !== null ? { ...s, keyAt } : s);
     // 2 or more whose key could not be sent: said of them all, not in the first one's words ("that member's apiKey ... holds").
-    const down = head?.key === 'key-not-sent' && n > 1 ? { ...judged, what: `judge unreachable: ${keysNotSent(keyed(head, memberSettings(n)))}` } : judged;
-    const own = ofMembers(n, (s) => judgeDown(file, reason, first, panel.own, said, null, keyed(head, s)).hint ?? settingsFix(s));
-    kinds.push({ cause: own.on(down), members: { n: panel.unreachable, words: 'not reached' }, fix: own.fix });
+    const down = head?.key === 'key-not-sent' && n > 1 ? { ...judged, what: `judge unreachable: ${keysNotSent(keyed(head, memberSettings(n, head.other)))}` } : judged;
+    const own = ofMembers(n, (s) => judgeDown(file, reason, first, panel.own, said, null, keyed(head, s)).hint ?? settingsFix(s), head?.other);
+    // A key of its own when its fix names the members' settings (a refused key, a 404, a 429, a deadline), not a single judge's:
+    // a single judge's item and a panel's are then each a group with its fix; a fix that names none (an HTTP 5xx) is one group of both.
+    const apart = ofCount(own.fix, 1) === judged.hint ? '' : ':panel';
+    kinds.push({ cause: { ...own.on(down), key: `${down.key}${apart}` }, members: { n: panel.unreachable, words: 'not reached' }, fix: own.fix });
     for (const [hint, way] of others) {
-      const fix = ofMembers(way.n, (s) => downHint(way.status, way.text, keyed(way, s), null, file));
+      const fix = ofMembers(way.n, (s) => downHint(way.status, way.text, keyed(way, s), null, file), way.other);
       kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: { n: way.n, words: { one: `not reached (${ofCount(way.said, 1)})`, more: `not reached (${ofCount(way.said, 2)})` } }, fix: fix.fix });
     }
   }
-  if (panel.noScore > 0) kinds.push({ cause: panelNoScoreCause(), members: { n: panel.noScore, words: 'that answered without a usable score' }, fix: PANEL_NO_SCORE_HINT });
+  if (panel.noScore > 0) {
+    // Members of another provider alone (none untold): their models in judge.panel alone; the hint of more is true of any (Cause.apart).
+    const other = panel.noScore === panel.members.filter((r) => isNoScoreReason(r) && !ERROR_200_START().test(r)).length && othersAll((r) => isNoScoreReason(r) && !ERROR_200_START().test(r));
+    const hint = other ? ofOwn(PANEL_NO_SCORE_HINT) : PANEL_NO_SCORE_HINT;
+    kinds.push({ cause: { ...panelNoScoreCause(), hint, apart: PANEL_NO_SCORE_HINT }, members: { n: panel.noScore, words: 'that answered without a usable score' }, fix: { one: hint, more: hint, apart: PANEL_NO_SCORE_HINT } });
+  }
   for (const [key, n] of countBy(panel.unread.map((c) => c.cause.key))) {
     const { cause, reason: r } = panel.unread.find((c) => c.cause.key === key) as { cause: Cause; reason: string };
+    const other = panel.unread.every((c) => c.cause.key !== key || c.other);
     // "check that the baseUrl of those members (...) is the API's base URL": the verb agrees with the key, of any count.
-    const fix = ofMembers(n, (s) => unfinishedAnswer(r, 'judge', { ...s, url: `the baseUrl of ${s.members === 1 ? 'that member' : 'those members'} (judge.panel, else ${JUDGE_URL_SETTING})` })?.hint ?? cause.hint ?? settingsFix(s));
+    const url = (s: ModelSettings): string => `the baseUrl of ${s.members === 1 ? 'that member' : 'those members'} (${s.url.slice(s.url.indexOf('(') + 1)}`;
+    const fix = ofMembers(n, (s) => unfinishedAnswer(r, 'judge', { ...s, url: url(s) })?.hint ?? cause.hint ?? settingsFix(s), other);
     kinds.push({ cause: fix.on(cause), members: { n, words: 'whose answer could not be read' }, fix: fix.fix });
   }
   if (panel.error200 > 0) {
-    const fix = ofMembers(panel.error200, error200Hint);
+    const fix = ofMembers(panel.error200, error200Hint, othersAll((r) => ERROR_200_START().test(r)));
     const cause = fix.on(error200Cause(JUDGE_SETTINGS));
     // Every member that answered did so (those whose request agent-replay could not make were not asked): their count, as a panel's cut members' (the fix after says the others').
     kinds.push({
@@ -991,11 +1021,11 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
   if (head === undefined && panel.cut > 0) {
     // Its fix names the members' models, a single judge's judge.model: a cause of its own (judgeCause).
     // One member cut: "that member's model"; a group of items whose counts differ, "those members' models" (Cause.apart).
-    const hint = panelCutHint(panel.cut);
+    const hint = panelCutHint(panel.cut, othersAll(isCutReason));
     return alone({ key: 'judge:cut:panel', what: `the judge's answer was cut at its token limit (panel: ${panel.cut} of ${panel.size} members)`, hint, apart: PANEL_CUT_HINT });
   }
   const fallback = (): Cause => {
-    const fix = ofMembers(Math.max(1, panel.failed - panel.ours), (s) => judgeDown(file, reason, undefined, panel.own, undefined, null, s).hint ?? settingsFix(s));
+    const fix = ofMembers(Math.max(1, panel.failed - panel.ours), (s) => judgeDown(file, reason, undefined, panel.own, undefined, null, s).hint ?? settingsFix(s), othersAll((r) => !r.startsWith(CALL_FAILED_WORDS)));
     return fix.on(judgeDown(file, reason, undefined, panel.own));
   };
   return rest.reduce((cause, kind) => withMembersFix(cause, `panel-${kind.cause.key.replace(/^judge:/, '')}`, kind.members, kind.fix), alone(head?.cause ?? fallback()));
@@ -1009,17 +1039,21 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
  * a deadline are no member's way. A proxy's refusal (`the proxy refused the tunnel (CONNECT): HTTP
  * 403`) and a deadline through a proxy are the proxy's (proxyCause), not counted here.
  */
-function downWays(own: readonly string[], file: string): Map<string, DownWay> {
+function downWays(own: readonly string[], file: string, others: readonly boolean[]): Map<string, DownWay> {
   const ways = new Map<string, DownWay>();
-  for (const r of own) {
+  for (const [i, r] of own.entries()) {
     const m = DOWN_START.exec(r);
     const lost = m === null ? LOST_WAYS.find((w) => w.words.exec(r)?.index === 0) : undefined;
     if (m === null && lost === undefined) continue;
     const status = m?.[1];
     const hint = downHint(status, m?.[0] ?? r, JUDGE_SETTINGS, null, file);
     const way = ways.get(hint);
-    const first = { n: 1, status, text: m?.[0] ?? r };
-    if (way !== undefined) way.n += 1;
+    const other = others[i] === true;
+    const first = { n: 1, status, text: m?.[0] ?? r, other };
+    if (way !== undefined) {
+      way.n += 1;
+      way.other &&= other;
+    }
     else if (lost !== undefined) ways.set(hint, { ...first, key: lost.key, said: lost.said });
     else if (status !== undefined) ways.set(hint, { ...first, key: status, said: `HTTP ${status}` });
     else if (m?.[3] !== undefined) ways.set(hint, { ...first, key: `tls:${m[3]}`, said: { one: `its TLS certificate refused, ${m[3]}`, more: `their TLS certificates refused, ${m[3]}` } });
@@ -1035,6 +1069,8 @@ interface DownWay {
   said: ByCount;
   status: string | undefined;
   text: string;
+  /** Each of them of another provider than the judge's (memberReasons): its settings in judge.panel alone (memberSettings). */
+  other: boolean;
 }
 
 /** How a member's reason begins that says it was not reached otherwise than DOWN_START's (downWays): nothing sent, or a connection that failed (connectionFix). */
@@ -1072,8 +1108,8 @@ interface PanelCounts {
   noScore: number;
   /** Answered HTTP 200 with an error in place of an answer (ERROR_IN_200). */
   error200: number;
-  /** Answered, in a form not read: each one's cause (unfinishedAnswer), and its own reason. */
-  unread: { cause: Cause; reason: string }[];
+  /** Answered, in a form not read: each one's cause (unfinishedAnswer), its own reason, and whether it is of another provider than the judge's. */
+  unread: { cause: Cause; reason: string; other: boolean }[];
   /** Cut at their token limit (cutWords). */
   cut: number;
   /** Requests agent-replay could not make (src/judge/panel.ts, CALL_FAILED). */
@@ -1082,6 +1118,8 @@ interface PanelCounts {
   members: string[];
   /** Each member's own reason, to where the next member's label begins (memberReasons). */
   own: string[];
+  /** Each member's of another provider than the judge's (memberReasons). */
+  others: boolean[];
 }
 
 /** How a member's reason that says its answer came in a form not read begins (unfinishedAnswer; src/judge/http.ts): compiled once, when a panel's reason is first read. */
@@ -1099,8 +1137,11 @@ const UNREAD_START = onFirstUse(
  */
 const ERROR_200_START = onFirstUse(() => new RegExp(`^unexpected response: no [^:]*: ${ERROR_IN_200}: `));
 
-/** A member's label before its reason, as src/assertions/judge.ts (memberLabel) writes it: quoted (JSON), or without ": " and "; ". */
-const MEMBER_LABEL = /^(?:"(?:[^"\\]|\\.)*"|[^"](?:(?!: |; ).)*): /;
+/**
+ * A member's label before its reason, as src/assertions/judge.ts (memberLabel) writes it: quoted (JSON), or without ": " and "; ";
+ * and a member of another provider than the judge's, which its reason begins with saying (src/judge/panel.ts, OTHER_PROVIDER).
+ */
+const MEMBER_LABEL = /^(?:"(?:[^"\\]|\\.)*"|[^"](?:(?!: |; ).)*): (\(another provider\) )?/;
 
 /**
  * Each member's reason in a panel's reason (`...needed): <label>: <reason>; <label>: <reason>`), from
@@ -1113,17 +1154,18 @@ const MEMBER_LABEL = /^(?:"(?:[^"\\]|\\.)*"|[^"](?:(?!: |; ).)*): /;
  * before them (a server's answer, quoted when it holds "; ": src/judge/http.ts, serverMessage), the
  * earliest first; then from the last, a "; " that begins a fix of ours (FIX_START), or that follows
  * a server's answer unquoted ("HTTP 500: ...", a record written before 2026-12-07: it runs on to
- * the next member), then the last ones. `own`: each member's reason alone, up to the "; " before the next member's label.
+ * the next member), then the last ones. `own`: each member's reason alone, up to the "; " before the next member's label;
+ * `others`: each member's of another provider than the judge's (its reason begins "(another provider) ", said neither in `members` nor in `own`).
  */
-export function memberReasons(reason: string, from: number, count = Infinity): { members: string[]; own: string[] } {
+export function memberReasons(reason: string, from: number, count = Infinity): { members: string[]; own: string[]; others: boolean[] } {
   const starts = [from];
   for (let at = reason.indexOf('; ', from); at >= 0; at = reason.indexOf('; ', at + 2)) starts.push(at + 2);
   const spans = starts.flatMap((start) => {
     const label = MEMBER_LABEL.exec(reason.slice(start));
-    return label === null ? [] : [{ start, at: start + label[0].length }];
+    return label === null ? [] : [{ start, at: start + label[0].length, other: label[1] !== undefined }];
   });
   const inReason = (k: number): boolean => {
-    const m = spans[k] as { start: number; at: number };
+    const m = spans[k] as { start: number; at: number; other: boolean };
     return FIX_START.test(reason.slice(m.start - 2, m.at)) || SERVER_ANSWER.test(reason.slice((spans[k - 1] as { at: number }).at, m.start));
   };
   // First the places inside a quoted text or a parenthesis of the member before them (a server's
@@ -1149,6 +1191,7 @@ export function memberReasons(reason: string, from: number, count = Infinity): {
   return {
     members: spans.map((m) => reason.slice(m.at)),
     own: spans.map((m, k) => reason.slice(m.at, (spans[k + 1]?.start ?? reason.length + 2) - 2)),
+    others: spans.map((m) => m.other),
   };
 }
 
@@ -1169,11 +1212,11 @@ function panelCounts(reason: string, kind?: string): PanelCounts | null {
   if (counts === null) return null;
   const failed = Number(counts[1]);
   // Each member by the words its own reason begins with, never by words in a label or a server's error.
-  const { members, own } = memberReasons(reason, counts[0].length + 2, failed);
+  const { members, own, others } = memberReasons(reason, counts[0].length + 2, failed);
   const error200 = members.filter((r) => ERROR_200_START().test(r)).length;
-  const unread = members.flatMap((r) => {
+  const unread = members.flatMap((r, i) => {
     const cause = UNREAD_START().test(r) ? unfinishedAnswer(r, 'judge') : null;
-    return cause === null ? [] : [{ cause, reason: r }];
+    return cause === null ? [] : [{ cause, reason: r, other: others[i] === true }];
   });
   const cut = members.filter(isCutReason).length;
   const ours = members.filter((r) => r.startsWith(CALL_FAILED_WORDS)).length;
@@ -1185,7 +1228,7 @@ function panelCounts(reason: string, kind?: string): PanelCounts | null {
     byKind !== undefined ? Number(/(\d+) unreachable/.exec(byKind)?.[1] ?? 0) : kind === 'gave no usable answer' || (kind !== 'unreachable' && told > 0) ? 0 : Math.max(0, failed - ours - told);
   // Members that answered in a way not told here: without a usable score, as their kind says.
   const untold = Math.max(0, failed - unreachable - ours - told);
-  return { reason, failed, size: Number(counts[2]), unreachable, noScore: noScore + untold, error200, unread, cut, ours, members, own };
+  return { reason, failed, size: Number(counts[2]), unreachable, noScore: noScore + untold, error200, unread, cut, ours, members, own, others };
 }
 
 /**
@@ -1193,10 +1236,13 @@ function panelCounts(reason: string, kind?: string): PanelCounts | null {
  * limit: the cause of the others, and the limit's fix for those, once (docs/judges.md, "Panels").
  */
 function withPanelCut(cause: JudgeCause, reason: string): JudgeCause {
-  const cut = panelCounts(reason)?.cut ?? 0;
+  const panel = panelCounts(reason);
+  const cut = panel?.cut ?? 0;
   // A panel whose members without a score were all cut (and requests not made) has the limit's fix already (panelCause).
   if (cut === 0 || cause.key === 'judge:cut:panel' || cause.key.startsWith('judge:cut:panel:')) return cause;
-  return withMembersFix(cause, 'panel-cut', { n: cut, words: 'cut at the token limit' }, { one: panelCutHint(1), more: PANEL_CUT_HINT });
+  // Each of them of another provider than the judge's: its model in judge.panel alone; of a group's items, the words true of all (ByCount's apart).
+  const other = panel !== null && panel.members.every((r, i) => !isCutReason(r) || panel.others[i] === true);
+  return withMembersFix(cause, 'panel-cut', { n: cut, words: 'cut at the token limit' }, { one: panelCutHint(1, other), more: panelCutHint(2, other), apart: PANEL_CUT_HINT });
 }
 
 /**
@@ -1449,9 +1495,18 @@ export const SIMULATOR_CUT_HINT = `raise the output-token limit of simulator.mod
 /** A panel's members cut at their token limit: each member's model is its own (docs/judges.md, "Panels"). */
 export const PANEL_CUT_HINT = JUDGE_CUT_HINT.replace('of judge.model at its endpoint', "of those members' models at their endpoints (judge.panel, else judge.model)");
 
-/** PANEL_CUT_HINT said of `n` members cut: of 1, "that member's model at its endpoint"; else "those members' models at their endpoints". */
-export function panelCutHint(n: number): string {
-  return n === 1 ? JUDGE_CUT_HINT.replace('of judge.model at its endpoint', "of that member's model at its endpoint (judge.panel, else judge.model)") : PANEL_CUT_HINT;
+/**
+ * PANEL_CUT_HINT said of `n` members cut: of 1, "that member's model at its endpoint"; else "those members' models at their endpoints".
+ * `other`: each of another provider than the judge's, its model in judge.panel alone (ofOwn).
+ */
+export function panelCutHint(n: number, other = false): string {
+  const hint = n === 1 ? JUDGE_CUT_HINT.replace('of judge.model at its endpoint', "of that member's model at its endpoint (judge.panel, else judge.model)") : PANEL_CUT_HINT;
+  return other ? ofOwn(hint) : hint;
+}
+
+/** A panel's fix said of members of another provider than the judge's, which never take judge.model (src/config.ts, panelMemberConfig): "(judge.panel)". */
+function ofOwn(hint: string): string {
+  return hint.replace('(judge.panel, else judge.model)', '(judge.panel)');
 }
 
 /** A simulator that answered, in a form no cause names (src/judge/http.ts): it was reached, so its log says more than its address or key. */
@@ -1574,8 +1629,8 @@ export function causeGroups(items: readonly CauseItem[], endpoint: string | null
   const worded = new Map<CauseGroup, Set<string>>();
   // A group's fix for when its words are its items' shared ones (Cause.apart): the first item's that has one, wherever it comes, so that the group's words never depend on its items' order.
   const apartOf = new Map<CauseGroup, string>();
-  // What its items' words say in general (Cause.kind), each once, and whether they errored: said when their words share none.
-  const kinds = new Map<CauseGroup, { said: Set<string>; errored: boolean }>();
+  // What its items' words say in general (Cause.kind), each once, and whether they errored, each way once (whatever their order): said when their words share none.
+  const kinds = new Map<CauseGroup, { said: Set<string>; errored: Set<boolean> }>();
   // Read over every item, and only once an item has a cause: a verified run (every item has a pass
   // or fail verdict, causeOf's null) reads none of it (docs/performance.md).
   let evidence: RunEvidence | null = null;
@@ -1588,6 +1643,7 @@ export function causeGroups(items: readonly CauseItem[], endpoint: string | null
     let group = groups.get(cause.key);
     if (group) {
       kinds.get(group)?.said.add(kind);
+      kinds.get(group)?.errored.add(item.errored);
       if (cause.apart !== undefined && !apartOf.has(group)) apartOf.set(group, cause.apart);
       group.labels.push(item.label);
       if (cause.what !== group.what || worded.has(group)) worded.set(group, (worded.get(group) ?? new Set([group.what])).add(cause.what));
@@ -1597,7 +1653,7 @@ export function causeGroups(items: readonly CauseItem[], endpoint: string | null
       const { apart, kind: _kind, ...said } = cause;
       groups.set(cause.key, (group = { ...said, labels: [item.label] }));
       if (apart !== undefined) apartOf.set(group, apart);
-      kinds.set(group, { said: new Set([kind]), errored: item.errored });
+      kinds.set(group, { said: new Set([kind]), errored: new Set([item.errored]) });
     }
     of.set(item, group);
   }
@@ -1605,10 +1661,16 @@ export function causeGroups(items: readonly CauseItem[], endpoint: string | null
   // Words that share none (a proxy's host that did not resolve, and one not reached otherwise): what their kinds share, else that they errored or were not evaluated.
   for (const [group, whats] of worded) {
     const kind = kinds.get(group);
-    group.what = sharedWhat([...whats]) ?? sharedWhat([...(kind?.said ?? [])]) ?? (kind?.errored === false ? 'not evaluated' : 'errored');
+    group.what = sharedWhat([...whats]) ?? sharedWhat([...(kind?.said ?? [])]) ?? erroredWords(kind?.errored ?? new Set([true]));
     group.hint = apartOf.get(group) ?? group.hint;
   }
   return { groups: [...groups.values()].sort((a, b) => b.labels.length - a.labels.length), of };
+}
+
+/** A group's items, by whether they errored (causeGroups): "errored", "not evaluated", or of items of both "errored or not evaluated". */
+function erroredWords(errored: ReadonlySet<boolean>): string {
+  if (errored.size > 1) return 'errored or not evaluated';
+  return errored.has(false) ? 'not evaluated' : 'errored';
 }
 
 /**

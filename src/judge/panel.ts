@@ -54,10 +54,19 @@ function unusableReason(members: readonly PanelMember[], failures: Failures): st
   return `${ours ? CALL_FAILED : ''}panel: ${failed.length} of ${members.length} members gave no usable score (${needed} usable needed${counts}): ${reasons}`;
 }
 
-/** The panel's answer from its members' answers, in the panel's order. */
-function combinePanel(labels: readonly string[], results: readonly JudgeResult[]): JudgeResult {
+/**
+ * How the reason of a member of another provider than the judge's begins (src/evaluate/causes.ts,
+ * MEMBER_LABEL): it never takes judge.apiKey, judge.model or judge.baseUrl (panelMemberConfig), so
+ * its fix names its settings in judge.panel alone (docs/judges.md, "Panels").
+ */
+export const OTHER_PROVIDER = '(another provider) ';
+
+/** The panel's answer from its members' answers, in the panel's order; `others[i]`: member i is of another provider than the judge's. */
+function combinePanel(labels: readonly string[], results: readonly JudgeResult[], others: readonly boolean[]): JudgeResult {
   const members: PanelMember[] = results.map((r, i) =>
-    r.ok ? { label: labels[i] ?? `member ${i + 1}`, score: r.score, rationale: r.rationale, reason: null } : { label: labels[i] ?? `member ${i + 1}`, score: null, rationale: null, reason: r.reason },
+    r.ok
+      ? { label: labels[i] ?? `member ${i + 1}`, score: r.score, rationale: r.rationale, reason: null }
+      : { label: labels[i] ?? `member ${i + 1}`, score: null, rationale: null, reason: others[i] === true ? `${OTHER_PROVIDER}${r.reason}` : r.reason },
   );
   const usable = members.filter((m): m is PanelMember & { score: number; rationale: string } => m.score !== null);
   if (usable.length < panelMajority(members.length)) {
@@ -84,10 +93,11 @@ async function ask(call: () => Promise<JudgeResult>): Promise<JudgeResult> {
 
 /**
  * A Judge made of `members` (3 or 5, as config.yml allows). Its name lists the members' names.
+ * `others[i]`: member i is of another provider than the judge's (its reason says so, OTHER_PROVIDER).
  * `structuredOutput` is there when some member has one: structured while every such member still
  * asks through the schema mechanism, else the reasons of those that fell back, each named.
  */
-export function createPanelJudge(members: readonly Judge[]): Judge {
+export function createPanelJudge(members: readonly Judge[], others: readonly boolean[] = []): Judge {
   const labels = members.map((m) => m.name);
   const structuredMembers = members.filter((m) => m.structuredOutput !== undefined);
   const structuredOutput = (): JudgeStructuredOutput => {
@@ -99,9 +109,9 @@ export function createPanelJudge(members: readonly Judge[]): Judge {
   };
   return {
     name: `panel of ${members.length}: ${labels.join(', ')}`,
-    score: async (criterion: string, reply: string) => combinePanel(labels, await Promise.all(members.map((m) => ask(() => m.score(criterion, reply))))),
+    score: async (criterion: string, reply: string) => combinePanel(labels, await Promise.all(members.map((m) => ask(() => m.score(criterion, reply)))), others),
     scoreTranscript: async (criterion: string, turns: readonly Turn[]) =>
-      combinePanel(labels, await Promise.all(members.map((m) => ask(() => m.scoreTranscript(criterion, turns))))),
+      combinePanel(labels, await Promise.all(members.map((m) => ask(() => m.scoreTranscript(criterion, turns)))), others),
     ...(structuredMembers.length > 0 ? { structuredOutput } : {}),
     async close() {
       await Promise.allSettled(members.map((m) => m.close()));
@@ -119,8 +129,12 @@ export function createConfiguredJudge(config: JudgeConfig, deps: JudgeDeps = {},
   if (members === null) return each(createJudge(config, deps));
   // Each member has its own limiter (its own `concurrency`); the deps' shared one is for a single judge.
   const { limiter: _shared, ...memberDeps } = deps;
-  // A member of another provider than the judge's never takes the judge's key (panelMemberConfig): its reasons name its own alone.
-  return createPanelJudge(members.map((m) => each(createJudge(m, memberDeps, m.provider === config.provider ? 'inherited' : 'own'))));
+  // A member of another provider than the judge's never takes the judge's key, model or address (panelMemberConfig): its reasons say so, and name its key alone.
+  const others = members.map((m) => m.provider !== config.provider);
+  return createPanelJudge(
+    members.map((m, i) => each(createJudge(m, memberDeps, others[i] === true ? 'own' : 'inherited'))),
+    others,
+  );
 }
 
 /**

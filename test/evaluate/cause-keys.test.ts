@@ -390,6 +390,69 @@ describe("a panel's members' fix names their own settings, else the judge's (doc
     );
   });
 
+  it("a single judge's HTTP 401 and a panel's: each a group with its own fix, in either order; an HTTP 5xx, whose fix names no setting, one group", () => {
+    const judge = single('a', 'HTTP 401: bad key');
+    const members = panel('b', ['HTTP 401: bad key', 'HTTP 401: bad key']);
+    // One group "all 2" said the panel's "those members' apiKeys (judge.panel, else judge.apiKey)" of the single judge too, or the judge key of the panel's members.
+    const apart = [
+      ['judge unreachable: HTTP 401', 'the judge refused the request: check the judge key (the key or token its endpoint expects) and that it may use judge.model', ['a']],
+      [
+        'judge unreachable: HTTP 401',
+        "the judges refused the requests: check those members' apiKeys (judge.panel, else judge.apiKey; the keys or tokens their endpoints expect) and that they may use those members' models (judge.panel, else judge.model)",
+        ['b'],
+      ],
+    ];
+    expect(groups([judge, members], URL_)).toEqual(apart);
+    expect(groups([members, judge], URL_)).toEqual([apart[1], apart[0]]);
+    const { comment } = rendered([judge, members]);
+    expect(comment).toContain(escapeInline('1 of 2: judge unreachable: HTTP 401: the judge refused the request: check the judge key'));
+    expect(comment).toContain(escapeInline("1 of 2: judge unreachable: HTTP 401: the judges refused the requests: check those members' apiKeys"));
+    expect(rendered([members, judge]).cause).toBe(`  cause: 1 of 2: judge unreachable: HTTP 401: ${String(apart[1]?.[1])} (and 1 other cause)`);
+    expect(groups([single('a', 'HTTP 503: down'), panel('b', ['HTTP 503: down'])], URL_).map(([what, , labels]) => [what, labels])).toEqual([['judge unreachable: HTTP 503', ['a', 'b']]]);
+  });
+
+  it("members of another provider than the judge's (their reasons begin '(another provider)'): each kind's fix names judge.panel alone, never judge.apiKey, judge.model or judge.baseUrl; beside one of the judge's provider, 'judge.panel, else ...'", () => {
+    const other = (r: string): string => `(another provider) ${r}`;
+    const cut = 'the answer was cut at the model\'s token limit (finish_reason "length") before it ended: nothing in it is read';
+    const prose = 'no usable score in output: "fine"';
+    // It read "check that member's apiKey (judge.panel, else judge.apiKey; ...) and that it may use that member's model (judge.panel, else judge.model)": settings it never takes.
+    expect(rendered([panel('a', [other('HTTP 401: bad key')])]).cause).toBe(
+      "  cause: judge unreachable: HTTP 401: the judge refused the request: check that member's apiKey (judge.panel; the key or token its endpoint expects) and that it may use that member's model (judge.panel)",
+    );
+    expect(rendered([panel('a', [other('HTTP 403: no'), other('HTTP 403: no')])]).cause).toBe(
+      "  cause: judge unreachable: HTTP 403: the judges refused the requests: check those members' apiKeys (judge.panel; the keys or tokens their endpoints expect) and that they may use those members' models (judge.panel)",
+    );
+    // One of each: the rule of both.
+    expect(rendered([panel('a', [other('HTTP 401: bad key'), 'HTTP 401: bad key'])]).cause).toBe(
+      "  cause: judge unreachable: HTTP 401: the judges refused the requests: check those members' apiKeys (judge.panel, else judge.apiKey; the keys or tokens their endpoints expect) and that they may use those members' models (judge.panel, else judge.model)",
+    );
+    expect(rendered([panel('a', [other('HTTP 401: bad'), other('HTTP 404: no')])]).cause).toContain(
+      "; for the 1 not reached (HTTP 404): check that member's baseUrl (judge.panel) and that member's model (judge.panel): the path (it is the API's base URL) or the model's name is probably wrong",
+    );
+    // Its limits are the judge's unless it sets its own (src/config.ts, panelMemberConfig): a 429's fix as before.
+    expect(rendered([panel('a', [other('HTTP 429: slow')])]).cause).toBe(
+      "  cause: judge unreachable: HTTP 429: rate limited: lower that member's concurrency (judge.panel, else judge.concurrency), or raise that member's retries (judge.panel, else judge.retries)",
+    );
+    expect(rendered([panel('a', [other(error200), other(error200)], true)]).cause).toContain(
+      "read the error the item quotes: check those members' models (judge.panel) and those members' apiKeys (judge.panel) at the endpoint;",
+    );
+    expect(rendered([panel('a', [other(prose), other(prose)], true)]).cause).toBe(`  cause: the judge answered without a usable score: ${PANEL_NO_SCORE_HINT.replace('(judge.panel, else judge.model)', '(judge.panel)')}`);
+    expect(rendered([panel('a', [other(prose), prose], true)]).cause).toBe(`  cause: the judge answered without a usable score: ${PANEL_NO_SCORE_HINT}`);
+    expect(rendered([panel('a', [other(cut), other(cut)], true)]).cause).toContain("raise the output-token limit of those members' models at their endpoints (judge.panel) (agent-replay asks");
+    expect(rendered([panel('a', [prose, other(cut)], true)]).cause).toContain("; for the 1 cut at the token limit: raise the output-token limit of that member's model at its endpoint (judge.panel) (agent-replay asks");
+    expect(rendered([panel('a', [other('response is not JSON (text/html)')], true)]).cause).toContain("check that the baseUrl of that member (judge.panel) is the API's base URL");
+    // Items of both in one group: the fix true of both, in either order.
+    const own = panel('a', [other('HTTP 401: bad key')]);
+    const judges = panel('b', ['HTTP 401: bad key', 'HTTP 401: bad key']);
+    const both = "check those members' apiKeys (judge.panel, else judge.apiKey; the keys or tokens their endpoints expect) and that they may use those members' models (judge.panel, else judge.model)";
+    expect(rendered([own, judges]).cause).toContain(both);
+    expect(rendered([judges, own]).cause).toContain(both);
+    // The judge's provider's members, byte for byte.
+    expect(rendered([panel('a', ['HTTP 401: bad key'])]).cause).toBe(
+      "  cause: judge unreachable: HTTP 401: the judge refused the request: check that member's apiKey (judge.panel, else judge.apiKey; the key or token its endpoint expects) and that it may use that member's model (judge.panel, else judge.model)",
+    );
+  });
+
   it("a panel whose every member's call failed: \"could not make the requests\" of 2; a single judge's \"the request\"", () => {
     const failed = 'judge call failed: request body could not be made';
     const all = (label: string, n: number, size: number): FixtureRecord =>
@@ -547,6 +610,17 @@ describe('a group whose items\' words share none', () => {
     // Each item's line says its own.
     expect(terminal).toContain('the host name proxy.corp did not resolve (ENOTFOUND)');
     expect(terminal).toContain('no route to the host 10.0.0.1:3128 (EHOSTUNREACH)');
+  });
+
+  it("an errored item and one not evaluated under one key, whose words share none: the group says both, in either order", () => {
+    // An errorKind this version does not know (a results.json of another version), whose key meets a not-evaluated detail's.
+    const err = errored('a', 'not_evaluated' as never, '1 broke: x');
+    const not = fixture('b', { verdict: 'not_evaluated', detail: '# broke' });
+    // It said "errored" when the errored item came first, "not evaluated" when the other did.
+    expect(groups([err, not], URL_).map(([what, , labels]) => [what, labels])).toEqual([['errored or not evaluated', ['a', 'b']]]);
+    expect(groups([not, err], URL_).map(([what, , labels]) => [what, labels])).toEqual([['errored or not evaluated', ['b', 'a']]]);
+    // Of one way alone, as before.
+    expect(groups([errored('c', 'not_evaluated' as never, '2 broke: y'), err], URL_)[0]?.[0]).toBe('errored');
   });
 
   it("an error no cause names, whose items' messages share no word: the group says their kind", () => {

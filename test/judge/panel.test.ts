@@ -262,6 +262,37 @@ describe("a panel's members refused or not found: the fix names where each membe
         "for the 1 not reached (HTTP 404): check that member's baseUrl (judge.panel, else judge-base-url (judge.baseUrl)) and that member's model (judge.panel, else judge.model): the path (it is the API's base URL) or the model's name is probably wrong",
     );
   });
+
+  it("a member of another provider than the judge's refused (HTTP 401): its reason says so, and its fix names judge.panel alone, never judge.apiKey or judge.model, which it does not take", async () => {
+    inherited = 401;
+    // An anthropic member of an openai judge's panel (src/config.ts, panelMemberConfig): the model "own" refuses its key.
+    const judge = createConfiguredJudge({ ...member('inherited'), baseUrl: judgeServer.url, panel: [{ provider: 'anthropic', baseUrl: judgeServer.url, model: 'own', apiKey: 'sk-ant', label: 'claude' }, { model: 'scores' }, { model: 'own' }] });
+    try {
+      const { detail } = judgeOutcome(await judge.score('The reply is polite', 'r'), 0.7);
+      expect(detail).toMatch(/: claude: \(another provider\) HTTP 401\b.*; openai own: HTTP 401\b/);
+      // With a member of the judge's provider beside it: the rule of both.
+      expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null)?.hint).toBe(
+        "the judges refused the requests: check those members' apiKeys (judge.panel, else judge.apiKey; the keys or tokens their endpoints expect) and that they may use those members' models (judge.panel, else judge.model)",
+      );
+    } finally {
+      await judge.close();
+    }
+    const alone = createConfiguredJudge({ ...member('inherited'), baseUrl: judgeServer.url, panel: [{ provider: 'anthropic', baseUrl: judgeServer.url, model: 'own', apiKey: 'sk-ant', label: 'claude' }, { model: 'scores' }, { model: 'scores' }] });
+    const two = createConfiguredJudge({ ...member('scores'), baseUrl: judgeServer.url, panel: [{ provider: 'anthropic', baseUrl: judgeServer.url, model: 'own', apiKey: 'sk-ant' }, { provider: 'anthropic', baseUrl: judgeServer.url, model: 'own', apiKey: 'sk-ant', label: 'b' }, {}] });
+    try {
+      // A majority scores: the verdict stands, and the member's reason says it is of another provider.
+      const one = await alone.score('The reply is polite', 'r');
+      expect(one.members?.[0]?.reason).toMatch(/^\(another provider\) HTTP 401\b/);
+      const { detail } = judgeOutcome(await two.score('The reply is polite', 'r'), 0.7);
+      // It read "check those members' apiKeys (judge.panel, else judge.apiKey; ...) ... (judge.panel, else judge.model)".
+      expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail }, null)?.hint).toBe(
+        "the judges refused the requests: check those members' apiKeys (judge.panel; the keys or tokens their endpoints expect) and that they may use those members' models (judge.panel)",
+      );
+    } finally {
+      await alone.close();
+      await two.close();
+    }
+  });
 });
 
 describe("a panel member's key that no HTTP header can carry: its reason names the member's key (docs/judges.md, \"Panels\")", () => {
@@ -308,7 +339,7 @@ describe("a panel member's key that no HTTP header can carry: its reason names t
   it("its key that no header can carry: \"that member's apiKey (judge.panel)\", never \"else judge.apiKey\", in its reason and the cause's fix; 2 such: said of both", async () => {
     const one = await outcome({ ...member('m0'), panel: [anthropic('claude'), { model: 'm1' }, { model: 'm2' }] }, 'split PHP');
     // It read "that member's apiKey (judge.panel, else judge.apiKey)", a key it does not read.
-    expect(one.detail).toContain("claude: the request was not sent: that member's apiKey (judge.panel) holds a line break");
+    expect(one.detail).toContain("claude: (another provider) the request was not sent: that member's apiKey (judge.panel) holds a line break");
     expect(one.detail).not.toContain('else judge.apiKey');
     expect(one.cause?.hint).toBe(
       "the judge's endpoint failed: see its status or log, and run it again; for the 1 not reached (its key could not be sent): set that member's apiKey (judge.panel) again without the line break or the character outside Latin-1, where it is written or in the variable it is read from (a secret pasted with a line break)",
@@ -320,7 +351,7 @@ describe("a panel member's key that no HTTP header can carry: its reason names t
     });
     // Beside one that takes the judge's key: the rule of both, "judge.panel, else judge.apiKey".
     const mixed = await outcome({ ...member('m0', { apiKey: 'sk-judge\n' }), panel: [anthropic('claude'), { model: 'm1' }, { model: 'm2', apiKey: 'sk-good' }] }, 'split PPP');
-    expect(mixed.detail).toContain("claude: the request was not sent: that member's apiKey (judge.panel) holds");
+    expect(mixed.detail).toContain("claude: (another provider) the request was not sent: that member's apiKey (judge.panel) holds");
     expect(mixed.detail).toContain("openai m1: the request was not sent: that member's apiKey (judge.panel, else judge.apiKey) holds");
     expect(mixed.cause).toMatchObject({
       what: "judge unreachable: the requests were not sent: those members' apiKeys (judge.panel, else judge.apiKey) hold a line break or a character outside Latin-1, which no HTTP header can carry (UND_ERR_INVALID_ARG)",
