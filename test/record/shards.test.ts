@@ -52,7 +52,7 @@ describe('mergeRecords with shards', () => {
     expect(merged.incomplete).toEqual({ total: 4, suiteHash: SUITE, missing: [2, 4], foreign: [] });
     const g = gateMerged(merged, ['newly_failing'], false);
     expect(g.failed).toBe(true);
-    expect(g.reason).toMatch(/^incomplete: shards 2\/4, 4\/4 missing \(merge every shard, or allow a partial merge with --allow-incomplete/);
+    expect(g.reason).toMatch(/^incomplete: shards 2\/4 and 4\/4 missing \(merge every shard, or allow a partial merge with --allow-incomplete/);
     expect(gateMerged(merged, ['newly_failing'], true).failed).toBe(false);
     // The incomplete field round-trips through results.json.
     expect(parseRecord(serializeRecord(merged), 'm.json').incomplete).toEqual(merged.incomplete);
