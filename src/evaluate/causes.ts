@@ -994,7 +994,7 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
   }
   if (panel.noScore > 0) {
     // Members of another provider alone (none untold): their models in judge.panel alone; the hint of more is true of any (Cause.apart).
-    const other = panel.noScore === panel.members.filter((r) => isNoScoreReason(r) && !ERROR_200_START().test(r)).length && othersAll((r) => isNoScoreReason(r) && !ERROR_200_START().test(r));
+    const other = panel.noScore === panel.members.filter(answeredNoScore).length && othersAll(answeredNoScore);
     const hint = other ? ofOwn(PANEL_NO_SCORE_HINT) : PANEL_NO_SCORE_HINT;
     kinds.push({ cause: { ...panelNoScoreCause(), hint, apart: PANEL_NO_SCORE_HINT }, members: { n: panel.noScore, words: 'that answered without a usable score' }, fix: { one: hint, more: hint, apart: PANEL_NO_SCORE_HINT } });
   }
@@ -1221,7 +1221,7 @@ function panelCounts(reason: string, kind?: string): PanelCounts | null {
   const cut = members.filter(isCutReason).length;
   const ours = members.filter((r) => r.startsWith(CALL_FAILED_WORDS)).length;
   // A member whose HTTP 200 carried an error is said "unexpected response: ...: an error in the HTTP 200 answer": counted as that, not as one without a score.
-  const noScore = members.filter((r) => isNoScoreReason(r) && !ERROR_200_START().test(r)).length;
+  const noScore = members.filter(answeredNoScore).length;
   const told = noScore + error200 + unread.length + cut;
   const byKind = counts[3];
   const unreachable =
@@ -1229,6 +1229,11 @@ function panelCounts(reason: string, kind?: string): PanelCounts | null {
   // Members that answered in a way not told here: without a usable score, as their kind says.
   const untold = Math.max(0, failed - unreachable - ours - told);
   return { reason, failed, size: Number(counts[2]), unreachable, noScore: noScore + untold, error200, unread, cut, ours, members, own, others };
+}
+
+/** A member's reason that says it answered without a usable score, other than an HTTP 200 that carried an error (counted as that: ERROR_200_START). */
+function answeredNoScore(reason: string): boolean {
+  return isNoScoreReason(reason) && !ERROR_200_START().test(reason);
 }
 
 /**
