@@ -11,6 +11,7 @@
 //   - the list is newest first (this run's attempts, then the previous reply, then its variants),
 //     distinct after normalization and from the new reply, at most MAX_VARIANTS.
 
+import { listWords } from '../words.js';
 import { MAX_VARIANTS, type Meaning, type MeaningValue, type ScriptEnding } from '../types.js';
 import { attemptEndingChange } from './ending.js';
 import { MEANING_WORDS, factsOf, normalizeReply, sameFactsAsWritten } from './meaning/index.js';
@@ -155,6 +156,12 @@ function attemptsRefusal(views: readonly AttemptView[], total: number, script: b
   // The attempts that replied otherwise with no meaning, named against the first that replied (the one accepted and shown).
   const otherwise = unmeasured.length === 0 ? null : repliedOtherwise(unmeasured, views[0]?.number ?? 1);
   if (meaningful.length === 0) return otherwise === null ? null : repliesVary(total, otherwise);
+  // Attempts none of which changed in meaning, only not checked: the head says so, not that their
+  // meanings differ, and attempts with the same cause are named once ("attempts 2 and 3: the facts
+  // are the same and meaning.check is facts, which asks no model").
+  if (otherwise === null && meaningful.every((v) => v.ended !== true && v.meaning?.value === 'unchecked')) {
+    return `replies vary across ${total} attempts, ${MEANING_UNCHECKED}: ${uncheckedNamed(meaningful, script)}`;
+  }
   // Beside them, the attempts of an older record that carry no meaning and replied otherwise are named after, as every attempt that stands in the way is.
   const named = `${meaningful.map((v) => `attempt ${v.number}: ${attemptWords(v.meaning as Meaning, script)}`).join('; ')}${otherwise === null ? '' : `; ${otherwise}`}`;
   if (!meaningful.some((v) => v.ended === true)) return `${REPLIES_DIFFER} across ${total} attempts: ${named}`;
@@ -179,8 +186,25 @@ export function repliedOtherwiseDetail(number: number, reference: number): strin
   return attemptMeaningDetail(number, `replied otherwise than attempt ${reference}`);
 }
 
+/**
+ * Attempts whose meaning was not checked, grouped by their words in first-named order: "attempts 2
+ * and 3: the facts are the same ..." (a script's detail names its turn: "attempt 2: turn 1 meaning
+ * not checked: ...").
+ */
+function uncheckedNamed(views: readonly AttemptView[], script: boolean): string {
+  const groups = new Map<string, number[]>();
+  for (const v of views) {
+    const m = v.meaning as Meaning;
+    const words = script && m.detail !== null ? m.detail : (m.detail ?? MEANING_WORDS.unchecked);
+    groups.set(words, [...(groups.get(words) ?? []), v.number]);
+  }
+  return [...groups].map(([words, numbers]) => `${numbers.length === 1 ? `attempt ${numbers[0]}` : `attempts ${listWords(numbers.map(String))}`}: ${words}`).join('; ');
+}
+
 /** The heads of attemptsRefusal's words (report/blocks.ts attemptsRefusalFix reads them back for the fix). */
 const REPLIES_DIFFER = 'replies differ in meaning';
+/** Said of attempts that replied otherwise, none changed in meaning, some not checked (docs/meaning.md, "Repeats"). */
+const MEANING_UNCHECKED = 'their meaning not checked';
 const ENDINGS_DIFFER = 'conversations ended differently';
 
 /**

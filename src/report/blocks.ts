@@ -3,6 +3,7 @@
 
 import { judgeFallbackText } from './judge-mode.js';
 import { refusedForEnding } from '../evaluate/ending.js';
+import { saysFactsOnly } from '../evaluate/meaning/ladder.js';
 import { baselineAttemptsOf, incompleteText, REFUSE_ERRORED, REFUSE_NOT_EVALUATED, REFUSE_PERSONA_ERRORED } from '../evaluate/index.js';
 import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import type { AcceptanceView, ReportContext } from './context.js';
@@ -17,6 +18,7 @@ import { capitalized, durationText, listAndMore } from '../words.js';
 import { estimateText, flakyByTheJudge, flakyByTheJudgeWords, gateFailsText, gateShown, headlineParts, headlineText, itemsCount, itemsNoun, meaningModelShown, personasOf, plural, probesCount, removedShown, SECTION_ORDER, shortSha, thousands, topCauseText, type GateView, type Item, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
 import { NBSP } from './wrap.js';
+import { docsUrl } from '../version.js';
 
 export function hiddenHead(ctx: ReportContext, model: ReportModel): string {
   // After a commit of the accepted baselines, the meta names it; a failed gate, what the headline does not say of it (docs/action.md, "Accept").
@@ -215,6 +217,12 @@ export function attemptsRefusalFix(reason: string): string | null {
   const again = 'or accept after a run whose attempts agree';
   if (/^replies vary(?: across \d+ attempts(?:$|: )|, and conversations ended differently, across \d+ attempts: )/.test(reason)) return `make the agent answer consistently, ${again}`;
   if (/^replies differ in meaning(?:, and conversations ended differently,)? across \d+ attempts: /.test(reason)) return `find out why the agent answers differently, ${again}`;
+  // Attempts none of which changed in meaning, only not checked: their meaning checked is the fix.
+  if (/^replies vary across \d+ attempts, their meaning not checked: /.test(reason)) {
+    return saysFactsOnly(reason)
+      ? `have a model check their meaning (meaning.check: judge, the default once the suite's config has a judge: ${docsUrl('meaning.md', 'Configuration')}), ${again}`
+      : `run again once their meaning can be checked, ${again}`;
+  }
   // A script refused for who ended its conversations alone: its replies may be the same.
   if (endingsAlone(reason)) return `find out why the agent ends the conversation in some attempts only, ${again}`;
   return null;

@@ -8,6 +8,7 @@ import type { Baseline, FixtureAttempt, FixtureRecord, Meaning, PersonaAttempt, 
 import { fixtureRecord } from '../support/fixture-record.js';
 import { refusalSentence } from '../../src/report/blocks.js';
 import { quotedAndSaid } from '../support/troubleshooting.js';
+import { TOOL } from '../../src/version.js';
 import { renderComment } from '../../src/report/index.js';
 import { escapeInline } from '../../src/report/escape.js';
 import { ctx, run } from '../report/fixtures.js';
@@ -171,6 +172,25 @@ describe('a repeated item', () => {
     expect(written(record)).toBe(
       'refused: replies differ in meaning across 4 attempts: attempt 2: meaning not checked: the facts are the same and meaning.check is facts, which asks no model; attempt 3: now refuses refunds',
     );
+  });
+
+  it('attempts none of which changed in meaning, only not checked, are refused as not checked, each cause said once, with the fix that checks them', () => {
+    const down: Meaning = { value: 'unchecked', by: null, detail: 'meaning judge unreachable: connection refused (ECONNREFUSED)' };
+    const facts = String(written(repeated([attempt(A1), attempt(A2, UNCHECKED), attempt(A3, UNCHECKED), attempt(A1)])));
+    const reason = 'replies vary across 4 attempts, their meaning not checked: attempts 2 and 3: the facts are the same and meaning.check is facts, which asks no model';
+    expect(facts).toBe(`refused: ${reason}`);
+    // Never "differ in meaning": nothing says they do.
+    expect(facts).not.toContain('differ in meaning');
+    expect(refusalSentence(reason)).toBe(
+      `${reason}. There is no one reply to store: have a model check their meaning (meaning.check: judge, the default once the suite's config has a judge: https://github.com/agent-replay/agent-replay/blob/v${TOOL.version}/docs/meaning.md#configuration), or accept after a run whose attempts agree.`,
+    );
+    quotedAndSaid(reason, 'replies vary across <N> attempts, their meaning not checked: attempts 2 and 3: the facts are the same and meaning.check is facts, which asks no model');
+    // Two causes, each with its attempts; a judge that did not answer is not fixed by one.
+    const mixed = 'replies vary across 3 attempts, their meaning not checked: attempt 2: the facts are the same and meaning.check is facts, which asks no model; attempt 3: meaning judge unreachable: connection refused (ECONNREFUSED)';
+    expect(written(repeated([attempt(A1), attempt(A2, UNCHECKED), attempt(A3, down)]))).toBe(`refused: ${mixed}`);
+    const unreachable = 'replies vary across 2 attempts, their meaning not checked: attempt 2: meaning judge unreachable: connection refused (ECONNREFUSED)';
+    expect(written(repeated([attempt(A1), attempt(A2, down)]))).toBe(`refused: ${unreachable}`);
+    expect(refusalSentence(unreachable)).toBe(`${unreachable}. There is no one reply to store: run again once their meaning can be checked, or accept after a run whose attempts agree.`);
   });
 
   it('an older record whose attempts carry a meaning or none: those without one that differ are named after those that differ in meaning', () => {

@@ -33,6 +33,10 @@ const NUMBER_WORDS_HEAD = 'the facts agree once ';
 export function numberWordsCause(read: readonly string[]): string {
   return `${NUMBER_WORDS_HEAD}${read.join(' and ')}${FACTS_ONLY_TAIL}`;
 }
+/** Whether `text` says a cause of `check: facts` (FACTS_ONLY_CAUSE or its number-words form) anywhere in it: a refusal that names attempts with it (evaluate/variants.ts). */
+export function saysFactsOnly(text: string): boolean {
+  return text.includes(FACTS_ONLY_TAIL);
+}
 /** Whether a cause is FACTS_ONLY_CAUSE or its number-words form (numberWordsCause), which share one fix (factsOnlyFix). */
 export function isFactsOnlyCause(cause: string): boolean {
   return cause === FACTS_ONLY_CAUSE || (cause.startsWith(NUMBER_WORDS_HEAD) && cause.endsWith(FACTS_ONLY_TAIL));
