@@ -573,12 +573,21 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
   // A reason may quote the results file (a judge's words on a meaning): no control sequences on the terminal (docs/security.md, "Agent text is data").
   // Attempts that disagree: what to do, as the comment says it (report/blocks.ts).
   // Each ends where the item is defined, as the run's lines do: the file to look at or fix.
+  // Items refused for one reason share one line of it, each item on a line of its own under it (an
+  // agent that rewords every reply gives most of a suite one reason): what differs, said once each.
   const items = new Map([...record.fixtures, ...record.personas].map((i) => [i.label, i] as const));
-  for (const r of plan.refused) {
-    const fix = attemptsRefusalFix(r.reason);
-    const item = items.get(r.label);
-    const at = item === undefined || !item.file ? '' : ` · ${terminalLine(where(item))}`;
-    io.stdout(`refused   ${r.label}: ${terminalLine(r.reason)}${fix === null ? '' : `; ${fix}`}${at}\n`);
+  const at = (label: string): string => {
+    const item = items.get(label);
+    return item === undefined || !item.file ? '' : ` · ${terminalLine(where(item))}`;
+  };
+  const byReason = new Map<string, string[]>();
+  for (const r of plan.refused) byReason.set(r.reason, [...(byReason.get(r.reason) ?? []), r.label]);
+  for (const [reason, labels] of byReason) {
+    const fix = attemptsRefusalFix(reason);
+    const said = `${terminalLine(reason)}${fix === null ? '' : `; ${fix}`}`;
+    const [only] = labels;
+    if (labels.length === 1 && only !== undefined) io.stdout(`refused   ${only}: ${said}${at(only)}\n`);
+    else io.stdout(`refused   ${thousands(labels.length)} items: ${said}\n${labels.map((l) => `          ${l}${at(l)}\n`).join('')}`);
   }
   const writes = await writeBaselines(loaded.suite.baselinesDir, plan.accepted);
   const acceptedOf = new Map(plan.accepted.map((b) => [b.label, b]));

@@ -14,7 +14,7 @@ import { suiteEditsParts } from './suite-edits.js';
 import { spendText } from './spend.js';
 import { tooFewText } from './rates.js';
 import { usageText } from './usage.js';
-import { capitalized, durationText, listAndMore } from '../words.js';
+import { capitalized, durationText, listAndMore, listWords } from '../words.js';
 import { estimateText, flakyByTheJudge, flakyByTheJudgeWords, gateFailsText, gateShown, headlineParts, headlineText, itemsCount, itemsNoun, meaningModelShown, personasOf, plural, probesCount, removedShown, SECTION_ORDER, shortSha, thousands, topCauseText, type GateView, type Item, type ReportModel } from './model.js';
 import type { Profile } from './profile.js';
 import { NBSP } from './wrap.js';
@@ -433,9 +433,17 @@ const REFRESHED_NAMED = 5;
  */
 function refusedWords(refused: CallToAction['refused']): string {
   if (refused.length === 0) return '';
-  // Each item's reason may hold commas of its own ("attempts 2, 3 and 4 replied otherwise than
-  // attempt 1"): "; " between them, and "; and N more" (docs/architecture.md, words.ts).
-  const named = listAndMore(refused, REFRESHED_NAMED, ({ item, reason }) => `${codeSpan(clip(item.label, LIMITS.label))} (${escapeInline(clip(reason, LIMITS.detail))})`, '; ');
+  // Items refused for the same reason are named together, the reason said once ("`a` and `b`
+  // (replies vary across 3 attempts, ...)"): an agent that rewords every reply gives most of a
+  // suite one reason. Each reason may hold commas of its own ("attempts 2, 3 and 4 replied
+  // otherwise than attempt 1"): "; " between them, and "; and N more" (docs/architecture.md, words.ts).
+  const byReason = new Map<string, string[]>();
+  for (const { item, reason } of refused) byReason.set(reason, [...(byReason.get(reason) ?? []), item.label]);
+  const labels = (ls: readonly string[]): string => {
+    const code = (l: string): string => codeSpan(clip(l, LIMITS.label));
+    return ls.length <= REFRESHED_NAMED ? listWords(ls.map(code)) : listAndMore(ls, REFRESHED_NAMED, code);
+  };
+  const named = listAndMore([...byReason], REFRESHED_NAMED, ([reason, ls]) => `${labels(ls)} (${escapeInline(clip(reason, LIMITS.detail))})`, '; ');
   const ending = refused.some(({ reason }) => refusedForEnding(reason)) ? ', and for a script the agent ending the conversation in all of them or in none' : '';
   return ` The label would refuse ${named}: a repeated item is accepted only when its attempts agree (the same reply, or the same meaning${ending}).`;
 }

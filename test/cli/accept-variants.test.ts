@@ -10,6 +10,7 @@ import { serializeRecord } from '../../src/record/index.js';
 import type { FixtureRecord, Meaning } from '../../src/types.js';
 import type { AgentHandler } from '../support/agent-server.js';
 import { fixtureRecord } from '../support/fixture-record.js';
+import { docsUrl } from '../../src/version.js';
 import { agentConfig, baseline, cli, makeProject, readResults, serve, useCleanup } from './helpers.js';
 
 useCleanup();
@@ -110,6 +111,45 @@ describe('accept writes variants', () => {
     const again = await cli(['accept', '--results', 'r2.json', '--only', 'refund,hours'], cwd);
     expect(again.stdout).toContain('0 accepted, 0 refused, 2 unchanged');
     expect(await readFile(join(dir, 'refund.json'), 'utf8')).toBe(before);
+  });
+});
+
+describe('repeated items against an agent that rewords every reply, without a judge', () => {
+  it('are refused as not checked for meaning, the reason and its fix said once for every item that shares it, each item on its own line', async () => {
+    // Every attempt words the same facts anew; no judge, so meaning.check is facts (docs/meaning.md, "Configuration").
+    const words: Record<string, string[]> = {
+      wobbly: WOBBLY,
+      refund: ['Refunds within 30 days.', 'You have 30 days to get a refund.', 'A refund is possible for 30 days.'],
+    };
+    const rewording: AgentHandler = (req) => {
+      const body = (req.json ?? {}) as Record<string, unknown>;
+      const attempt = Number(/-(\d+)$/.exec(String(body.session))?.[1] ?? '1');
+      return { json: { reply: words[String(body.message)]?.[attempt - 1] ?? 'Open 9 to 5.', route: null, ended: false } };
+    };
+    const agent = await serve(rewording);
+    const cwd = await makeProject({
+      config: `${agentConfig(agent.url)}cost: { capUsd: 1 }\n`,
+      fixtures: {
+        'f.yml': `fixtures:
+  - { label: wobbly, message: wobbly, repeat: { count: 3 } }
+  - { label: hours, message: hours, repeat: { count: 3 } }
+  - { label: refund, message: refund, repeat: { count: 3 } }
+`,
+      },
+    });
+    expect((await cli(['run', '--out', 'r.json', '--fail-on', 'none'], cwd)).code).toBe(0);
+    const r = await cli(['accept', '--results', 'r.json'], cwd);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      [
+        "refused   2 items: replies vary across 3 attempts, their meaning not checked: attempts 2 and 3: the facts are the same and meaning.check is facts, which asks no model; have a model check their meaning (meaning.check: judge, the default once the suite's config has a judge: ",
+        '), or accept after a run whose attempts agree\n          wobbly · .agent-replay/fixtures/f.yml:2\n          refund · .agent-replay/fixtures/f.yml:4\n',
+      ].join(`${docsUrl('meaning.md', 'Configuration')}`),
+    );
+    expect(r.stdout.split('their meaning not checked')).toHaveLength(2);
+    // The item whose attempts agree word for word is accepted.
+    expect(r.stdout).toContain('accepted  hours (pass) → ');
+    expect(r.stdout).toContain('1 accepted, 2 refused, 0 unchanged');
   });
 });
 

@@ -682,6 +682,25 @@ describe('k/N in every report', () => {
     expect(alone).not.toContain('Nothing to accept: no pass or fail reply differs from its baseline.');
   });
 
+  it('the footer names items the label would refuse for one reason together, the reason said once; another reason apart', () => {
+    const unchecked = { value: 'unchecked' as const, by: null, detail: 'the facts are the same and meaning.check is facts, which asks no model' };
+    const changed = { value: 'changed' as const, by: 'facts' as const, detail: 'amounts USD 50 → USD 75' };
+    const reworded = (label: string, meaning: typeof unchecked | typeof changed) => {
+      const a = `${label}: first wording.`;
+      return fixture(label, {
+        reply: a,
+        baseline: baseline(label, `${label}: the baseline's wording.`),
+        drift: { reply: 'different', route: 'same', verdict: 'still_passing' },
+        repeat: { count: 2, minPass: 2, passed: 2, flaky: false },
+        attempts: [attempt(a, 'pass', 'ok'), { ...attempt(`${label}: second wording.`, 'pass', 'ok'), meaning }],
+      });
+    };
+    const md = renderComment(run([reworded('refund', unchecked), reworded('shipping', changed), reworded('hours', unchecked), reworded('price', unchecked)]), ctx);
+    const reason = 'replies vary across 2 attempts, their meaning not checked\\: attempt 2\\: the facts are the same and meaning.check is facts, which asks no model';
+    expect(md).toContain(`The label would refuse \`refund\`, \`hours\` and \`price\` (${reason}); \`shipping\` (replies differ in meaning across 2 attempts\\: attempt 2\\: amounts USD 50 → USD 75): a repeated item`);
+    expect(md.split('their meaning not checked')).toHaveLength(2);
+  });
+
   it("the footer's rule of agreement names who ended the conversation when it refuses a script for that, and only then (docs/meaning.md, \"Repeats\")", () => {
     // Every attempt replied alike; the agent ended attempt 2's conversation on the script's last message, not attempt 1's or 3's.
     const { script } = decisiveScript(() => 'unused');
