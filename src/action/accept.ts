@@ -15,13 +15,13 @@ import type { GitHubApi, IssueComment, LabelEvent, LabelEventsPage, PullWithLabe
 import { ACTIONS_BOT_LOGIN, commentPastBound, findStickyComment, isOwnComment } from '../github/sticky.js';
 import { isGitHubError, type GitHubError } from '../github/errors.js';
 import { deadlineWords, gitHubAnswer, gitHubFailure, gitHubTrouble } from './github-words.js';
-import { capitalized, labelWord, listAndMore, shownJson, shownShellQuote } from '../words.js';
+import { capitalized, labelWord, listAndMore, listWords, shownJson, shownShellQuote } from '../words.js';
 import { hasMarker, NOTICE_RESERVE_CHARS, parseCommentMetadata, renderAcceptSummary, renderComment, type AcceptanceView, type AcceptSummary, type AcceptSummaryComment, type ReportContext } from '../report/index.js';
 import type { GateView } from '../report/model.js';
 import { clip, escapeInline, inertText, terminalLine } from '../report/escape.js';
 import { markerLine, sanitizeMarker } from '../report/metadata.js';
 import { MAX_COMMANDS_CHARS } from '../report/blocks.js';
-import { planAcceptance, type AcceptPlan } from '../evaluate/index.js';
+import { byReason, planAcceptance, type AcceptPlan } from '../evaluate/index.js';
 import { screenAccepted } from '../accept/screen.js';
 import { foreignSuite } from '../accept/suite-dir.js';
 import { baselinePath, CONFIG_NAMES, serializeBaseline } from '../suite/index.js';
@@ -487,7 +487,7 @@ function commitMessage(plan: AcceptPlan, found: Found, suite: string | null): { 
       '',
       ...plan.accepted.map((b) => `- ${b.label} (${b.verdict})`),
       // A reason may quote the agent or a judge (a meaning's difference): inert in a commit message (docs/security.md, "The accept flow").
-      ...(plan.refused.length ? ['', 'Refused:', ...plan.refused.map((r) => `- ${r.label}: ${inertText(r.reason)}`)] : []),
+      ...(plan.refused.length ? ['', 'Refused:', ...byReason(plan.refused).map((g) => `- ${listWords(g.items.map((r) => r.label))}: ${inertText(g.reason)}`)] : []),
     ].join('\n'),
   };
 }

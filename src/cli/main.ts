@@ -3,7 +3,7 @@
 // 3 internal error (see errors.ts).
 
 import { FAIL_ON_CONDITIONS, type Estimate, type FailOnCondition, type LatencyThresholds, type RunRecord } from '../types.js';
-import { compareRuns, DEFAULT_FAIL_ON, parseFailOn, parseOnly, planAcceptance, gateMerged, type StoredBaseline } from '../evaluate/index.js';
+import { byReason, compareRuns, DEFAULT_FAIL_ON, parseFailOn, parseOnly, planAcceptance, gateMerged, type StoredBaseline } from '../evaluate/index.js';
 import { runCheck, UsageError, type CheckOptions, type CheckResult, type ShardRun } from '../engine.js';
 import { parseShard, timingsOf } from '../evaluate/shard.js';
 import { issueCount, loadSuite, loadSuiteConfig, repoPathOf, suiteAboveIssue, type ConfigIssue } from '../suite/index.js';
@@ -580,11 +580,10 @@ async function cmdAccept(values: Values, io: CliIO): Promise<number> {
     const item = items.get(label);
     return item === undefined || !item.file ? '' : ` · ${terminalLine(where(item))}`;
   };
-  const byReason = new Map<string, string[]>();
-  for (const r of plan.refused) byReason.set(r.reason, [...(byReason.get(r.reason) ?? []), r.label]);
-  for (const [reason, labels] of byReason) {
+  for (const { reason, items: refused } of byReason(plan.refused)) {
     const fix = attemptsRefusalFix(reason);
     const said = `${terminalLine(reason)}${fix === null ? '' : `; ${fix}`}`;
+    const labels = refused.map((r) => r.label);
     const [only] = labels;
     if (labels.length === 1 && only !== undefined) io.stdout(`refused   ${only}: ${said}${at(only)}\n`);
     else io.stdout(`refused   ${thousands(labels.length)} items: ${said}\n${labels.map((l) => `          ${l}${at(l)}\n`).join('')}`);

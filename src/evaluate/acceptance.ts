@@ -25,6 +25,17 @@ export const REFUSE_NOT_EVALUATED = 'not evaluated: run it again';
 export const REFUSE_ERRORED = 'errored: no reply to accept';
 
 /**
+ * Refusals grouped by their reason, in the order each reason is first given: every report of them
+ * (the comment, the job summary, accept's terminal, the commit message) names the items of one
+ * reason together and says it once. An agent that rewords every reply gives most of a suite one.
+ */
+export function byReason<T extends { reason: string }>(refused: readonly T[]): { reason: string; items: T[] }[] {
+  const groups = new Map<string, T[]>();
+  for (const r of refused) groups.set(r.reason, [...(groups.get(r.reason) ?? []), r]);
+  return [...groups].map(([reason, items]) => ({ reason, items }));
+}
+
+/**
  * The refusal of a not evaluated item with its cause's fix, "not evaluated (regex does not compile):
  * fix the pattern ...; then run it again": run again as it is, a pattern that does not compile, a
  * missing judge or a judge that answers in prose is not evaluated again (docs/semantics.md,

@@ -4,7 +4,7 @@
 import { judgeFallbackText } from './judge-mode.js';
 import { refusedForEnding } from '../evaluate/ending.js';
 import { saysFactsOnly } from '../evaluate/meaning/ladder.js';
-import { baselineAttemptsOf, incompleteText, REFUSE_ERRORED, REFUSE_NOT_EVALUATED, REFUSE_PERSONA_ERRORED } from '../evaluate/index.js';
+import { baselineAttemptsOf, byReason, incompleteText, REFUSE_ERRORED, REFUSE_NOT_EVALUATED, REFUSE_PERSONA_ERRORED } from '../evaluate/index.js';
 import type { Baseline, PersonaBaseline, RunRecord } from '../types.js';
 import type { AcceptanceView, ReportContext } from './context.js';
 import { clip, codeSpan, escapeFix, escapeInline, fencedBlock, listItem, safeUrl } from './escape.js';
@@ -231,33 +231,49 @@ export function attemptsRefusalFix(reason: string): string | null {
 /** A repeated script's refusal for who ended its attempts' conversations, and nothing else (evaluate/variants.ts). */
 const endingsAlone = (reason: string): boolean => /^conversations ended differently across \d+ attempts: /.test(reason);
 
-/** A refusal reason as a plain sentence. */
-export function refusalSentence(reason: string): string {
+/**
+ * A refusal reason as a plain sentence, at most `max` characters of it: a repeated item's reason is
+ * cut there and its consequence and fix said whole after it (what the reader acts on).
+ */
+export function refusalSentence(reason: string, max = Infinity): string {
+  const fix = attemptsRefusalFix(reason);
+  // A repeated item's attempts that disagree (docs/meaning.md, "Repeats"): accept's own words, each
+  // attempt that differs in meaning named as the CLI and the commit message name it, then the consequence and the fix.
+  if (fix !== null) return `${sentence(clip(reason, max))} There is no one ${endingsAlone(reason) ? 'ending' : 'reply'} to store: ${fix}.`;
+  return clip(plainRefusal(reason), max);
+}
+
+/** Every other refusal reason as a plain sentence. */
+function plainRefusal(reason: string): string {
   if (reason === REFUSE_NOT_EVALUATED) return 'its check was not evaluated, so there is no verdict to store; run it again.';
   // With its cause's fix (evaluate/acceptance.ts, notEvaluatedRefusal).
   const unevaluated = /^not evaluated \((.+?)\): (.+)$/s.exec(reason);
   if (unevaluated) return `its check was not evaluated (${unevaluated[1]}), so there is no verdict to store: ${unevaluated[2]}.`;
   if (reason === REFUSE_ERRORED) return 'the replay errored, so there is no reply to accept.';
   if (reason === REFUSE_PERSONA_ERRORED) return 'the script did not run to the end, so there is no transcript to accept.';
-  // A repeated item's attempts that disagree (docs/meaning.md, "Repeats"): accept's own words, each
-  // attempt that differs in meaning named as the CLI and the commit message name it, then the consequence and the fix.
-  const fix = attemptsRefusalFix(reason);
-  if (fix !== null) return `${sentence(reason)} There is no one ${endingsAlone(reason) ? 'ending' : 'reply'} to store: ${fix}.`;
   return sentence(reason.trim().replace(/_/g, ' '));
 }
 
-/** `text` ended as a sentence: a full stop unless it has its own (a judge's difference may end with one). */
+/** `text` ended as a sentence: a full stop unless it has its own (a judge's difference may end with one) or was cut ("…"). */
 function sentence(text: string): string {
-  return /[.!?]$/.test(text) ? text : `${text}.`;
+  return /[.!?\u2026]$/.test(text) ? text : `${text}.`;
 }
 
+/** Labels of items said together ("`a`, `b` and `c`"), the first `most` named and the rest counted ("`a`, `b` and 4 more"). */
+function labelsTogether(labels: readonly string[], most: number): string {
+  const code = (l: string): string => codeSpan(clip(l, LIMITS.label));
+  return labels.length <= most ? listWords(labels.map(code)) : listAndMore(labels, most, code);
+}
+
+/** The refused items, one line a reason with its items named together (byReason), the first 30 reasons. */
 export function refusedList(a: Pick<AcceptanceView, 'refused'>): string[] {
   if (a.refused.length === 0) return [];
   const lines = [`**Refused (${thousands(a.refused.length)})**:`, ''];
-  for (const r of a.refused.slice(0, LISTED)) {
-    lines.push(listItem(`${codeSpan(clip(r.label, LIMITS.label))}: ${escapeInline(clip(refusalSentence(r.reason), LIMITS.detail))}`));
+  const groups = byReason(a.refused);
+  for (const g of groups.slice(0, LISTED)) {
+    lines.push(listItem(`${labelsTogether(g.items.map((r) => r.label), LISTED)}: ${escapeInline(refusalSentence(g.reason, LIMITS.detail))}`));
   }
-  if (a.refused.length > LISTED) lines.push(`- and ${thousands(a.refused.length - LISTED)} more`);
+  if (groups.length > LISTED) lines.push(`- and ${thousands(groups.slice(LISTED).reduce((n, g) => n + g.items.length, 0))} more`);
   return lines;
 }
 
@@ -437,13 +453,7 @@ function refusedWords(refused: CallToAction['refused']): string {
   // (replies vary across 3 attempts, ...)"): an agent that rewords every reply gives most of a
   // suite one reason. Each reason may hold commas of its own ("attempts 2, 3 and 4 replied
   // otherwise than attempt 1"): "; " between them, and "; and N more" (docs/architecture.md, words.ts).
-  const byReason = new Map<string, string[]>();
-  for (const { item, reason } of refused) byReason.set(reason, [...(byReason.get(reason) ?? []), item.label]);
-  const labels = (ls: readonly string[]): string => {
-    const code = (l: string): string => codeSpan(clip(l, LIMITS.label));
-    return ls.length <= REFRESHED_NAMED ? listWords(ls.map(code)) : listAndMore(ls, REFRESHED_NAMED, code);
-  };
-  const named = listAndMore([...byReason], REFRESHED_NAMED, ([reason, ls]) => `${labels(ls)} (${escapeInline(clip(reason, LIMITS.detail))})`, '; ');
+  const named = listAndMore(byReason(refused), REFRESHED_NAMED, (g) => `${labelsTogether(g.items.map((r) => r.item.label), REFRESHED_NAMED)} (${escapeInline(clip(g.reason, LIMITS.detail))})`, '; ');
   const ending = refused.some(({ reason }) => refusedForEnding(reason)) ? ', and for a script the agent ending the conversation in all of them or in none' : '';
   return ` The label would refuse ${named}: a repeated item is accepted only when its attempts agree (the same reply, or the same meaning${ending}).`;
 }

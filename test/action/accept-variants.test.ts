@@ -30,6 +30,7 @@ const FIXTURES = `fixtures:
   - { label: hours, message: hours }
   - { label: wobbly, message: wobbly, repeat: { count: 3 } }
   - { label: jumpy, message: jumpy, repeat: { count: 3 } }
+  - { label: jumpy-too, message: jumpy, repeat: { count: 3 } }
 `;
 const CONFIG = 'agent:\n  retries: 0\ncost: { capUsd: 1 }\n';
 const stored = (label: string, reply: string, variants: string[]): Baseline => ({ label, reply, variants, route: null, verdict: 'pass', acceptedAt: '2026-11-01T00:00:00.000Z', commit: 'a'.repeat(40) });
@@ -42,7 +43,7 @@ const changed = (from: string, to: string): Meaning => ({
   facts: { baseline: [{ kind: 'number', value: from }], now: [{ kind: 'number', value: to }] },
 });
 
-/** The meanings the runner records for this run; `jumpy` is jumpy's attempt 2's. */
+/** The meanings the runner records for this run; `jumpy` is jumpy's (and jumpy-too's) attempt 2's. */
 function withMeanings(f: FixtureRecord, jumpy: Meaning = changed('30', '14')): FixtureRecord {
   if (f.errored) return f;
   if (f.label === 'refund') return fixtureRecord({ drift: { ...f.drift, meaning: REWORDED } }, f);
@@ -78,7 +79,7 @@ describe('accept label and variants', () => {
   it('commits a reworded reply with the previous one as a variant, clears a changed one, accepts reworded attempts and refuses a changed attempt', async () => {
     const run = await checkThenAccept();
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.outputs).toMatchObject({ accepted: 'refund,hours,wobbly', refused: 'jumpy' });
+    expect(run.outputs).toMatchObject({ accepted: 'refund,hours,wobbly', refused: 'jumpy,jumpy-too' });
     expect(gh.commits).toHaveLength(1);
     const files = new Map(gh.commits[0]!.additions.map((a) => [a.path, JSON.parse(a.contents) as Record<string, unknown>]));
     expect([...files.keys()].sort()).toEqual(['.agent-replay/baselines/hours.json', '.agent-replay/baselines/refund.json', '.agent-replay/baselines/wobbly.json']);
@@ -86,18 +87,20 @@ describe('accept label and variants', () => {
     expect(files.get('.agent-replay/baselines/hours.json')).toMatchObject({ reply: 'Open 9 to 5.' });
     expect(files.get('.agent-replay/baselines/hours.json')).not.toHaveProperty('variants');
     expect(files.get('.agent-replay/baselines/wobbly.json')).toMatchObject({ reply: WOBBLY[0], variants: [WOBBLY[1], WOBBLY[2]], attempts: { passed: 3, total: 3 } });
-    expect(gh.commits[0]!.body).toContain('- jumpy: replies differ in meaning across 3 attempts: attempt 2: numbers 30 → 14');
+    // Two items refused for one reason: one line, the reason said once.
+    expect(gh.commits[0]!.body).toMatch(/\n- jumpy and jumpy-too: replies differ in meaning across 3 attempts: attempt 2: numbers 30 → 14$/);
+    expect(gh.commits[0]!.body?.split('differ in meaning')).toHaveLength(2);
     const body = gh.comments('octo', 'shop', 7).find((c) => c.user.login === gh.viewer.login)!.body.replace(/\\([!-/:-@[-`{-~])/g, '$1');
-    expect(body).toContain('replies differ in meaning across 3 attempts: attempt 2: numbers 30 → 14. There is no one reply to store: find out why');
+    expect(body).toContain('- `jumpy` and `jumpy-too`: replies differ in meaning across 3 attempts: attempt 2: numbers 30 → 14. There is no one reply to store: find out why');
   });
 
   it('a refusal\u2019s words from the agent or a judge (a meaning\u2019s difference) reference, mention and link nothing in the commit message', async () => {
     const difference = 'Closes #1, fixes octo/shop#2 and https://github.com/octo/shop/issues/3 (GH-4); cc @octocat';
     const run = await checkThenAccept({ value: 'changed', by: 'judge', detail: difference, score: 0.1, reused: false });
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    expect(run.outputs).toMatchObject({ refused: 'jumpy' });
+    expect(run.outputs).toMatchObject({ refused: 'jumpy,jumpy-too' });
     const message = gh.commits[0]!.body ?? '';
-    expect(message).toContain('- jumpy: replies differ in meaning across 3 attempts: attempt 2: Closes #');
+    expect(message).toContain('- jumpy and jumpy-too: replies differ in meaning across 3 attempts: attempt 2: Closes #');
     // Shown as written (a word joiner, U+2060, is invisible), but GitHub finds no #1, no mention and no URL in it.
     expect(message.replace(/\u2060/g, '')).toContain(difference);
     expect(message).not.toMatch(/#\d|#[a-z]|@[a-z]|:\/\/|GH-\d/i);

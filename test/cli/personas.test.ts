@@ -265,8 +265,8 @@ describe('persona baselines, drift and acceptance', () => {
     expect(accepted.code).toBe(0);
     expect(accepted.stdout).toContain('accepted  passes (pass) → ');
     expect(accepted.stdout).toContain('accepted  fails-every-check (fail) → ');
-    expect(accepted.stdout).toContain('refused   unmocked: errored: the run did not complete');
-    expect(accepted.stdout).toContain('refused   breaks: errored: the run did not complete');
+    // Two scripts refused for one reason: the reason said once, each script under it with where it is defined.
+    expect(accepted.stdout).toMatch(/^refused {3}2 items: errored: the run did not complete\n {10}unmocked · \S+:\d+\n {10}breaks · \S+:\d+$/m);
     // The judge's prose would come back on a run as it is: the refusal names the fix.
     expect(accepted.stdout).toContain(
       `refused   only-prose: not evaluated (the judge answered without a usable score): use a judge model that follows the prompt, or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')}); then run it again`,

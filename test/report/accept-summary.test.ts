@@ -28,6 +28,28 @@ describe('renderAcceptSummary', () => {
     );
   });
 
+  it('items refused for one reason are one line, named together, the reason said once; the count is of items', () => {
+    const unchecked = 'replies vary across 3 attempts, their meaning not checked: attempts 2 and 3: the facts are the same and meaning.check is facts, which asks no model';
+    const refused = [
+      { label: 'refund', reason: unchecked },
+      { label: 'order-status', reason: 'errored: no reply to accept' },
+      { label: 'hours', reason: unchecked },
+      { label: 'price', reason: unchecked },
+    ];
+    const text = renderAcceptSummary({ kind: 'acceptance', run: RUN, acceptance: { accepted: [], refused, skipped: [], commitSha: null, commitUrl: null, note: null }, comment: { kind: 'updated' } });
+    const lines = text.split('\n');
+    const at = lines.indexOf('**Refused (4)**:');
+    expect(lines.slice(at + 2, at + 4)).toEqual([
+      "- `refund`, `hours` and `price`: replies vary across 3 attempts, their meaning not checked\\: attempts 2 and 3\\: the facts are the same and meaning.check is facts, which asks no model. There is no one reply to store\\: have a model check their meaning \\(meaning.check\\: judge, the default once the suite's config has a judge\\: [docs/meaning.md#&#8288;configuration](https://github.com/agent-replay/agent-replay/blob/v0.1.0/docs/meaning.md#configuration)\\), or accept after a run whose attempts agree.",
+      '- `order-status`: the replay errored, so there is no reply to accept.',
+    ]);
+    expect(lines[at + 4]).toBe('');
+    // A long reason is cut; its consequence and fix after it are said whole.
+    const long = `replies differ in meaning across 3 attempts: attempt 2: ${'a judge\'s long difference '.repeat(40)}`;
+    const cut = renderAcceptSummary({ kind: 'acceptance', run: RUN, acceptance: { accepted: [], refused: [{ label: 'wordy', reason: long }], skipped: [], commitSha: null, commitUrl: null, note: null }, comment: { kind: 'updated' } });
+    expect(cut).toMatch(/^- `wordy`: replies differ in meaning across 3 attempts\\: attempt 2\\: a judge's long difference .{1,300}… There is no one reply to store\\: find out why the agent answers differently, or accept after a run whose attempts agree\.$/m);
+  });
+
   it('a branch name from the pull request is a code span: no HTML, no mention', () => {
     const text = renderAcceptSummary({
       kind: 'acceptance',
