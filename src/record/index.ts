@@ -401,7 +401,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   }
   // A shard record is called by its own index, never by where it comes in the list ("shard 4/4
   // (s4.json)", not "shard 1" when it is given first), a merge lacking shards by those it holds
-  // ("the merge of shards 1/4, 3/4 (m.json)"), and any other record as what it is, never a shard:
+  // ("the merge of shards 1/4 and 3/4 (m.json)"), and any other record as what it is, never a shard:
   // "the run m.json", "the merged run m.json" when it says it is a merge (of records given
   // different selections: partOf); a complete merge is otherwise a whole run.
   const shard = (i: number): string => {
@@ -454,7 +454,13 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   const fixtures = suiteOrder(records.flatMap((r, i) => r.fixtures.filter((f) => firstSeen(f.label, i))));
   const personas = suiteOrder(records.flatMap((r, i) => r.personas.filter((p) => firstSeen(p.label, i, 'scripts'))));
   if (overlaps.size > 0) {
-    const listed = [...overlaps].map(([label, held]) => `"${label}" (${listWords(held.in.map(shard))})`);
+    // A merge that holds several shards is a list of its own (`the merge of shards 1/4 and 3/4`):
+    // beside it, the records holding an item are set apart by "; ", not listed in a list.
+    const holdsList = (i: number): boolean => {
+      const lack = (records[i] as RunRecord).incomplete;
+      return records[i]?.shard === undefined && lack != null && heldShards(lack).length > 1;
+    };
+    const listed = [...overlaps].map(([label, held]) => `"${label}" (${held.in.some(holdsList) ? held.in.map(shard).join('; ') : listWords(held.in.map(shard))})`);
     const shown = listAndMore(listed, 5, (l) => l);
     // Fixtures and persona scripts each called what they are (a script is not a "fixture").
     const nf = [...overlaps.values()].filter((o) => o.kind === 'fixtures').length;
@@ -553,15 +559,25 @@ function mergedRun(r: RunRecord): boolean {
   return r.selection != null && r.selection.rerunOf === null && r.selection.only === null;
 }
 
-/** A merge that lacked shards, by the shards it holds: `the merge of shards 1/4, 3/4`. */
+/** The shards a merge that lacked shards holds, those its `incomplete` does not say missing. */
+function heldShards(lack: Incomplete): number[] {
+  return Array.from({ length: lack.total }, (_, k) => k + 1).filter((k) => !lack.missing.includes(k));
+}
+
+/** The shards a merge that lacked shards holds, in words: `shard 2/4`, `shards 1/4 and 3/4` (listWords). */
+function heldWords(lack: Incomplete): string {
+  const held = heldShards(lack).map((k) => `${k}/${lack.total}`);
+  return `${held.length === 1 ? 'shard' : 'shards'} ${listWords(held)}`;
+}
+
+/** A merge that lacked shards, by the shards it holds: `the merge of shards 1/4 and 3/4`. */
 function mergeOfShards(lack: Incomplete): string {
-  const held = Array.from({ length: lack.total }, (_, k) => k + 1).filter((k) => !lack.missing.includes(k)).map((k) => `${k}/${lack.total}`);
-  return `the merge of ${held.length === 1 ? 'shard' : 'shards'} ${held.join(', ')}`;
+  return `the merge of ${heldWords(lack)}`;
 }
 
 /**
  * What a record that is no shard is, as the refusal of it beside shards says: `the merge of shards
- * 1/4, 3/4`, `a merged run` (of records given different selections), `a run of part of the suite
+ * 1/4 and 3/4`, `a merged run` (of records given different selections), `a run of part of the suite
  * (--only a*)`, its flags in the caller's terms (`fixes.part`), or `a whole run` (a complete merge is one).
  */
 function notShardWords(r: RunRecord, fixes: MergeFixes): string {
@@ -775,7 +791,7 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
   if (sharded.length === 0 && merges.length === 0) return { kept: all, incomplete: null };
   const shardOf = (i: number): ShardInfo => (records[i] as RunRecord).shard as ShardInfo;
   const lackOf = (i: number): Incomplete => (records[i] as RunRecord).incomplete as Incomplete;
-  const heldBy = (i: number): number[] => Array.from({ length: lackOf(i).total }, (_, k) => k + 1).filter((k) => !lackOf(i).missing.includes(k));
+  const heldBy = (i: number): number[] => heldShards(lackOf(i));
   /** The most common of `keys` (Map keeps insertion order, so a tie goes to the first file's); null for none. */
   const mostCommon = (keys: readonly string[]): string | null => {
     const counts = new Map<string, number>();
@@ -807,8 +823,7 @@ function checkShards(records: readonly RunRecord[], nameOf: (i: number) => strin
       if (merges.includes(i)) {
         const lack = lackOf(i);
         if (suiteKey(i) !== chosenSuite) {
-          const list = heldBy(i).map((k) => `${k}/${lack.total}`);
-          foreign.push(`${label(i)} (a merge of ${list.length === 1 ? 'shard' : 'shards'} ${list.join(', ')} of suite ${lack.suiteHash})`);
+          foreign.push(`${label(i)} (a merge of ${heldWords(lack)} of suite ${lack.suiteHash})`);
           continue;
         }
         // What it excluded stays said; the shards it holds are there.

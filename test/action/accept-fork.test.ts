@@ -5,10 +5,10 @@
 
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { cp } from 'node:fs/promises';
+import { cp, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { tempDir } from '../support/temp.js';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { FakeGitHub, FakeState } from '../support/github-server.js';
 import type { AgentServer, AgentHandler } from '../support/agent-server.js';
 import { HEAD, makeWorkspace, pullPayload, runAction, useServers } from './harness.js';
@@ -64,10 +64,27 @@ async function reviewedCheck(): Promise<string> {
   return reviewed.text;
 }
 
+/**
+ * The accept job's world as GitHub and the runner give it, so that the test's log holds what the
+ * job says, not what its set-up lacks: the label on the pull request, applied by the maintainer the
+ * labeled event names (else the job says the timeline does not show it yet), and the runner's
+ * output and summary files (else @actions/core writes a deprecated `::set-output` command and a
+ * "job summary not written" warning to stdout). The env stubs end with the test (vitest.config.ts, unstubEnvs).
+ */
+async function asTheRunnerHasIt(): Promise<void> {
+  gh.setLabels('octo', 'shop', 7, ['accept-baseline']);
+  const runner = await tempDir('agent-replay-runner-');
+  for (const [name, file] of [['GITHUB_OUTPUT', 'outputs.txt'], ['GITHUB_STEP_SUMMARY', 'summary.md']] as const) {
+    await writeFile(join(runner, file), '');
+    vi.stubEnv(name, join(runner, file));
+  }
+}
+
 describe('accept on a fork: the commands in the comment, run for real', () => {
   it('puts the reviewed baselines in the fork branch, downloaded from the base repository', async () => {
     // 1. The check the maintainer reviewed (comment + artifact of run 1001).
     const record = parseRecord(await reviewedCheck(), 'results.json');
+    await asTheRunnerHasIt();
 
     // 2. Accept, in process, with an artifact store that keeps the files like the service does.
     // The fork stores its baseline with CRLF (committed from Windows without autocrlf): it stays so,
@@ -142,6 +159,7 @@ describe('accept on a fork: the commands in the comment, run for real', () => {
 describe('accept on a fork, in a re-run of the accept job', () => {
   it('uploads the baselines under the attempt\'s own name, which a re-run can upload and the commands download', async () => {
     await reviewedCheck();
+    await asTheRunnerHasIt();
     // The first attempt's artifact is there: the artifact service refuses a second one of that name in the run.
     const names = new Set([`agent-replay-baselines-${HEAD}`]);
     const store: ArtifactStore = {

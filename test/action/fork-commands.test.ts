@@ -33,6 +33,9 @@ describe('fork instructions, run in a real clone', () => {
 
     const commands = forkCommands({ files, headRef: 'feature', baselinesDir: '.agent-replay/baselines', download: { runId: '2002', repo: 'octo/shop', artifactName: name } });
     expect(commands).toContain(`gh run download 2002 -R 'octo/shop' -n '${name}' -D "$tmp"`);
+    // The clone is on the fork's default branch, its files checked out, as its owner has it: the commands switch to the pull request's branch.
+    expect(git(s.clone, 'branch', '--show-current')).toBe('main');
+    expect(readFileSync(join(s.clone, '.agent-replay/baselines/greeting.json'), 'utf8')).toBe('{"old": true}\n');
     const r = runCommands(s, commands);
     expect(r.code, r.stderr).toBe(0);
     expect(await readFile(s.ghLog, 'utf8')).toContain('-R octo/shop');
@@ -45,6 +48,7 @@ describe('fork instructions, run in a real clone', () => {
       '.agent-replay/config.yml',
       'README.md',
     ]);
+    expect(git(s.clone, 'branch', '--show-current')).toBe('feature');
     expect(git(s.clone, 'status', '--porcelain')).toBe('');
   });
 

@@ -255,8 +255,13 @@ describe('mergeRecords with shards', () => {
     expect(mergeRecords([parseRecord(serializeRecord(first), 'm1.json'), parseRecord(serializeRecord(second), 'm2.json')]).incomplete?.missing).toEqual([2]);
     // A shard it holds, given again beside it, overlaps: the merge is named by the shards it holds, and what to give.
     expect(() => mergeRecords([first, shardRun(1, 4, ['a'])], ['m1.json', '1.json'])).toThrow(
-      '"a" (the merge of shards 1/4, 3/4 (m1.json) and shard 1/4 (1.json)); each fixture must be replayed by exactly one shard; m1.json is the merge of shards 1/4, 3/4, not a shard: give either it or the shard records, not both (give the shards\' results files only, those run --shard wrote)',
+      '"a" (the merge of shards 1/4 and 3/4 (m1.json); shard 1/4 (1.json)); each fixture must be replayed by exactly one shard; m1.json is the merge of shards 1/4 and 3/4, not a shard: give either it or the shard records, not both (give the shards\' results files only, those run --shard wrote)',
     );
+    // Without file names too, the shards the merge holds are one list and the records holding "a" another, never read as one.
+    expect(() => mergeRecords([first, shardRun(1, 4, ['a'])])).toThrow('"a" (the merge of shards 1/4 and 3/4; shard 1/4); each fixture');
+    // A partial merge of another suite holding several shards names them as one list, inside the list of files excluded.
+    const otherTwo = mergeRecords([shardRun(1, 3, ['x'], 'eeeeeeeeeeeeeeee'), shardRun(2, 3, ['y'], 'eeeeeeeeeeeeeeee')], ['x1.json', 'x2.json']);
+    expect(mergeRecords([shardRun(1, 2, ['a']), otherTwo, shardRun(2, 2, ['b'])], ['1.json', 'mx.json', '2.json']).incomplete?.foreign).toEqual(['mx.json (a merge of shards 1/3 and 2/3 of suite eeeeeeeeeeeeeeee)']);
     // So is a whole merge (no `shard`, no `incomplete`) downloaded beside its shards.
     const merged = mergeRecords([shardRun(1, 2, ['a']), shardRun(2, 2, ['b'])]);
     expect(() => mergeRecords([shardRun(1, 2, ['a']), merged, shardRun(2, 2, ['b'])], ['s1.json', 'agent-replay-results-x/results.json', 's2.json'])).toThrow(
@@ -778,7 +783,7 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     const again: string[] = [];
     const whole = mergeRecords([partial, part(3, ['c'], by(p1))], ['m.json', '3.json'], (l) => again.push(l));
     expect(whole.judge.name).toBe(m.judge.name);
-    expect(again.find((l) => l.includes('judges'))).toContain('(the merge of shards 1/3, 2/3 (m.json): "panel of 2: openai a, openai b", "panel of 2: openai a, openai c"; shard 3/3 (3.json): "panel of 2: openai a, openai b")');
+    expect(again.find((l) => l.includes('judges'))).toContain('(the merge of shards 1/3 and 2/3 (m.json): "panel of 2: openai a, openai b", "panel of 2: openai a, openai c"; shard 3/3 (3.json): "panel of 2: openai a, openai b")');
   });
 
   it('one judge name at different addresses (another judge-base-url in one job) is as many judges, each named with its address', async () => {
@@ -849,7 +854,7 @@ describe('mergeRecords: what the merged record says of the shards it holds', () 
     const again: string[] = [];
     const whole = mergeRecords([partial, part(3, ['c'], judged('my, model', '1'))], ['m.json', '3.json'], (l) => again.push(l));
     expect(whole.meaning).toEqual(m.meaning);
-    expect(again.find((l) => l.includes('meaning'))).toContain('(the merge of shards 1/3, 2/3 (m.json): check judge, "my, model", "gpt-4o", prompt "1", "2, beta"; shard 3/3 (3.json): check judge, "my, model", prompt "1")');
+    expect(again.find((l) => l.includes('meaning'))).toContain('(the merge of shards 1/3 and 2/3 (m.json): check judge, "my, model", "gpt-4o", prompt "1", "2, beta"; shard 3/3 (3.json): check judge, "my, model", prompt "1")');
     // Shards of one judge and one prompt: its name as it is, unquoted.
     expect(mergeRecords([part(1, ['a'], judged('my, model', '1')), part(2, ['b'], judged('my, model', '1'))], [], () => {}).meaning).toEqual({ check: 'judge', model: 'my, model', provider: 'openai', promptVersion: '1' });
   });

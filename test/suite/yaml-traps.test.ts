@@ -702,6 +702,21 @@ describe('a "-" alone, the item\'s keys at its column under a list at its key\'s
     expect(said(fixed.errors).map((e) => e.split(' | ')[0])).toEqual([`${F}/a.yml:40:9: invalid YAML: \\q inside double quotes is not a YAML escape (in "..." a backslash starts one, such as \\n or \\")`]);
   });
 
+  it('is said with a bad escape in an item after it that the parser never read (its key refused), each at its line with its fix, in one load', async () => {
+    // Line 5's "- label: b" after line 4's key at its column: the parser refuses it and line 7's, and leaves their values out of the document, line 8's "\\q" with them.
+    const r = await load({ [`${F}/a.yml`]: 'fixtures:\n-\nlabel: a\nmessage: hi\n- label: b\n  message: hi\n- label: c\n  message: "\\q"\n' });
+    expect(said(r.errors)).toEqual([
+      `${F}/a.yml:3:1: invalid YAML: the "-" on line 2 has nothing after it, and line 3 under it is indented by no spaces, no deeper than the "-", so YAML reads the item as empty and line 3 as a key beside "fixtures" on line 1, not as part of the item | indent the item's lines deeper than the "-": by 2 spaces, so that line 3 reads\n      label: a\n  and move line 4 right by 2 spaces too`,
+      `${F}/a.yml:8:13: invalid YAML: \\q inside double quotes is not a YAML escape (in "..." a backslash starts one, such as \\n or \\") | put the value in single quotes, where a backslash is kept as written, so that line 8 reads\n      message: '\\q'\n  or keep the double quotes and double the backslash (\\\\q)`,
+    ]);
+    // A bad escape the parser did read is said once, not again from its tokens; one in a comment or a block's text is no escape.
+    const once = await load({ [`${F}/a.yml`]: 'fixtures:\n- label: a\n  message: "\\q"\n  assert: { regex: "\\d" }\n- label: b\n  message: |\n    "\\w"\n  # "\\x"\nother: [\n' });
+    expect(said(once.errors).filter((e) => e.includes('escape'))).toEqual([
+      `${F}/a.yml:3:13: invalid YAML: \\q inside double quotes is not a YAML escape (in "..." a backslash starts one, such as \\n or \\") | put the value in single quotes, where a backslash is kept as written, so that line 3 reads\n      message: '\\q'\n  or keep the double quotes and double the backslash (\\\\q)`,
+      `${F}/a.yml:4:21: invalid YAML: \\d inside double quotes is not a YAML escape (in "..." a backslash starts one, such as \\n or \\") | put the value in single quotes, where a backslash is kept as written, so that line 4 reads\n      assert: { regex: '\\d' }\n  or keep the double quotes and double the backslash (\\\\d)`,
+    ]);
+  });
+
   it('leaves an item whose "-" a syntax error above leaves unsure, and one whose first line is the error, to the syntax error alone', async () => {
     const r = await load({
       [`${F}/a.yml`]: 'fixtures:\n- label: a\n  message: "\\q"\n-\nlabel: b\nmessage: hi\nfixtures: 3\n',

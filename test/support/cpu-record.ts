@@ -5,6 +5,7 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import { relative } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect } from 'vitest';
 
 const out = process.env.AGENT_REPLAY_TEST_CPU;
@@ -29,15 +30,32 @@ if (out !== undefined && !('patched' in counts)) {
     const name = String(file).split('/').pop() ?? '';
     return name === 'git' || /^git\s/.test(String(file)) ? 'git' : name === process.execPath.split('/').pop() ? 'node' : 'other';
   };
+  const count = (name: string, args: unknown[]): void => {
+    const k = name === 'fork' ? 'node' : kind(args[0], args[1]);
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  };
   for (const name of ['spawn', 'execFile', 'exec', 'spawnSync', 'execFileSync', 'execSync', 'fork']) {
     const original = cp[name] as (...args: unknown[]) => unknown;
     const counted = function (this: unknown, ...args: unknown[]) {
-      const k = name === 'fork' ? 'node' : kind(args[0], args[1]);
-      counts.set(k, (counts.get(k) ?? 0) + 1);
+      count(name, args);
       return original.apply(this, args);
     };
-    // util.promisify(execFile) resolves { stdout, stderr } through the original's promisify.custom: kept.
-    cp[name] = Object.defineProperties(counted, Object.getOwnPropertyDescriptors(original));
+    // util.promisify(execFile) (and exec) is the original's promisify.custom, which starts the
+    // child through child_process's own execFile, not the export patched here: it is kept, for
+    // its { stdout, stderr }, and counted too.
+    const { [promisify.custom]: customDescriptor, ...descriptors } = Object.getOwnPropertyDescriptors(original) as PropertyDescriptorMap & { [promisify.custom]?: PropertyDescriptor };
+    Object.defineProperties(counted, descriptors);
+    const custom = customDescriptor?.value as ((...args: unknown[]) => unknown) | undefined;
+    if (custom !== undefined) {
+      Object.defineProperty(counted, promisify.custom, {
+        ...customDescriptor,
+        value: function (this: unknown, ...args: unknown[]) {
+          count(name, args);
+          return custom.apply(this, args);
+        },
+      });
+    }
+    cp[name] = counted;
   }
   syncBuiltinESMExports();
 }

@@ -77,11 +77,17 @@ function initialCommit(branch: string, files: Record<string, string>): Buffer {
   ]);
 }
 
-/** A bare "fork" with branch `branch`, and a clone of it on the default branch. */
+/**
+ * A bare "fork" with branch `branch`, and a clone of it on its default branch, `main` (as a fork's
+ * owner clones it, then checks out the pull request's branch). The bare repository's HEAD names
+ * `main` (--initial-branch), the branch initialCommit writes: git's own default (`master`, or the
+ * machine's init.defaultBranch) is a branch it does not have, and the clone would check nothing out
+ * and warn on stderr ("remote HEAD refers to nonexistent ref").
+ */
 export async function setUpFork(branch: string, existing: Record<string, string>): Promise<Setup> {
   const root = await tempDir('agent-replay-fork-');
   const origin = join(root, 'fork.git');
-  git(root, 'init', '-q', '--bare', origin);
+  git(root, 'init', '-q', '--bare', '--initial-branch=main', origin);
   execFileSync('git', ['fast-import', '--quiet'], { cwd: origin, input: initialCommit(branch, existing), env: GIT_ENV });
   const clone = join(root, 'clone');
   git(root, 'clone', '-q', origin, clone);

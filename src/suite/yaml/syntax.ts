@@ -3,6 +3,8 @@
 
 import { lineOf, type ConfigIssue } from '../issues.js';
 import { headOf, plural, shownJson, tailOf } from '../../words.js';
+import type { CST } from 'yaml';
+import { yamlPackage } from './package.js';
 import { documentSource, type Position, type SourceFile, type YamlSyntaxError } from './source.js';
 import { closedAtLineEnd, flowIndentSlips, flowIndentWords, flowSlip, lineQuotes, scanFlow, unclosedFlow, withoutStrayCloser, type FlowIndentSlip, type FlowSlip } from './flow.js';
 import { splitNumberAt, splitNumberWords, splitWritesKeyTwice } from './split-number.js';
@@ -1769,6 +1771,33 @@ function movedKeySlip(src: SourceFile, offset: number, keyLine: number, lead: nu
   return flowSlip(text, offset - delta, (o) => src.offsetAt(back(o)));
 }
 
+/**
+ * The bad escapes in double quotes (`"\\q"`) the `yaml` document never read, each as the parser
+ * words one: the value of a key the parser refused (`- label: c` after `message: hi`, at its
+ * column) is left out of the document, so its escapes are not among the parser's errors, and one
+ * would be said only once the mistake above it is fixed, a load later. The parser's tokens hold
+ * every double-quoted value, read or not: each is resolved as the document resolves one, and the
+ * escapes the document did not say are added. One pass of the parser over the file, for a file
+ * with syntax errors only (a valid file never comes here); none per error.
+ */
+function unreadEscapes(src: SourceFile, errors: readonly YamlSyntaxError[]): YamlSyntaxError[] {
+  const said = new Set(errors.flatMap((e) => (e.code === 'BAD_DQ_ESCAPE' ? [e.offset] : [])));
+  const { CST: cst, Parser } = yamlPackage();
+  const out: YamlSyntaxError[] = [];
+  const walk = (node: unknown): void => {
+    if (node === null || typeof node !== 'object') return;
+    if ((node as { type?: unknown }).type === 'double-quoted-scalar') {
+      cst.resolveAsScalar(node as CST.FlowScalar, true, (offset, code, message) => {
+        if (code === 'BAD_DQ_ESCAPE' && !said.has(offset)) out.push({ code, message, offset, end: offset + 1 });
+      });
+      return;
+    }
+    for (const value of Object.values(node)) walk(value);
+  };
+  for (const token of new Parser().parse(src.text)) walk(token);
+  return out;
+}
+
 /** Syntax problems reported by the YAML parser, one issue each (escapes refused on one line: one issue). */
 export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   const out: ConfigIssue[] = [];
@@ -1878,7 +1907,8 @@ export function yamlSyntaxIssues(src: SourceFile): ConfigIssue[] {
   const keyItems: ItemAtKeys[] = [];
   // A "-" alone, its lines no deeper than it: one issue for what the parser says of them (emptyDashItem).
   const emptyDashes = errors.flatMap((e) => (e.code === 'BAD_INDENT' && /^All mapping items must start at the same column/.test(e.message) ? [emptyDashItem(src, pos0(e))] : [])).filter((e) => e !== null);
-  for (const err of errors) {
+  // The escapes the document did not read are said with the parser's own errors (unreadEscapes).
+  for (const err of errors.length === 0 ? errors : [...errors, ...unreadEscapes(src, errors)]) {
     if (quoteOpened !== null && err !== quoteEnd && err.offset > quoteOpened) continue;
     if (dash !== null && err.offset >= dash.offset) {
       if (!out.includes(dash.issue)) out.push(dash.issue);
