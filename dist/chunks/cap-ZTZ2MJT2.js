@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderCapRefusal,renderCapRefusalText}from"./chunk-LAHA63X5.js";import"./chunk-XFKNN2DN.js";import"./chunk-TBHQGQJY.js";import"./chunk-WQ6TOH5A.js";import"./chunk-3Q2EM4YM.js";import"./chunk-XCBNGZME.js";import"./chunk-NGRSNLRK.js";import"./chunk-6BPKDHAS.js";export{renderCapRefusal,renderCapRefusalText};
