@@ -907,9 +907,12 @@ function noScoreCause(): Cause {
   return { key: 'judge:no-score', what: 'the judge answered without a usable score', hint: JUDGE_NO_SCORE_HINT };
 }
 
-/** A panel's members that answered without a usable score: their models are their own (PANEL_NO_SCORE_HINT). */
+/**
+ * A panel's members that answered without a usable score: their models are their own (PANEL_NO_SCORE_HINT),
+ * a fix not a single judge's, so a key of its own: a single judge's item and a panel's are each a group with its fix.
+ */
 function panelNoScoreCause(): Cause {
-  return { ...noScoreCause(), hint: PANEL_NO_SCORE_HINT };
+  return { ...noScoreCause(), key: 'judge:no-score:panel', hint: PANEL_NO_SCORE_HINT };
 }
 
 /**
@@ -949,13 +952,16 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
   const kinds: { cause: Cause; members: { n: number; words: ByCount }; fix: ByCount }[] = [];
   /**
    * A fix in the members' settings (memberSettings), of 1 and of 2 or more; `other`: each of them of another provider than the judge's (judge.panel alone);
-   * `on`: a cause with it as its hint, said of `n` (apart: of more, for a group's items whose counts or members differ: "judge.panel, else ...", true of all).
+   * `on`: a single judge's cause (its hint the judge's settings') with it as its hint, said of `n` (apart: of more, for a group's items whose counts or
+   * members differ: "judge.panel, else ...", true of all). Its key is its own when the fix of 1 is not the single judge's (it names the members'
+   * settings: a refused key, a 404, an HTTP 200 with an error, an answer not read): a single judge's item and a panel's are then each a group with
+   * its fix; a fix that names none (an HTTP 5xx, a stream) is one group of both.
    */
   const ofMembers = (n: number, fix: (s: ModelSettings) => string, other = false): { fix: ByCount; on: (cause: Cause) => Cause } => {
     const apart = fix(memberSettings(2));
     const byCount = other ? { one: fix(memberSettings(1, true)), more: fix(memberSettings(2, true)), apart } : { one: fix(memberSettings(1)), more: apart };
     const hint = ofCount(byCount, n);
-    return { fix: byCount, on: (cause) => ({ ...cause, hint, apart }) };
+    return { fix: byCount, on: (cause) => ({ ...cause, key: byCount.one === cause.hint ? cause.key : `${cause.key}:panel`, hint, apart }) };
   };
   /** Are the members whose reasons `is` tells all of another provider than the judge's (memberReasons)? */
   const othersAll = (is: (r: string) => boolean): boolean => {
@@ -983,10 +989,7 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
     // 2 or more whose key could not be sent: said of them all, not in the first one's words ("that member's apiKey ... holds").
     const down = head?.key === 'key-not-sent' && n > 1 ? { ...judged, what: `judge unreachable: ${keysNotSent(keyed(head, memberSettings(n, head.other)))}` } : judged;
     const own = ofMembers(n, (s) => judgeDown(file, reason, first, panel.own, said, null, keyed(head, s)).hint ?? settingsFix(s), head?.other);
-    // A key of its own when its fix names the members' settings (a refused key, a 404, a 429, a deadline), not a single judge's:
-    // a single judge's item and a panel's are then each a group with its fix; a fix that names none (an HTTP 5xx) is one group of both.
-    const apart = ofCount(own.fix, 1) === judged.hint ? '' : ':panel';
-    kinds.push({ cause: { ...own.on(down), key: `${down.key}${apart}` }, members: { n: panel.unreachable, words: 'not reached' }, fix: own.fix });
+    kinds.push({ cause: own.on(down), members: { n: panel.unreachable, words: 'not reached' }, fix: own.fix });
     for (const [hint, way] of others) {
       const fix = ofMembers(way.n, (s) => downHint(way.status, way.text, keyed(way, s), null, file), way.other);
       kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: { n: way.n, words: { one: `not reached (${ofCount(way.said, 1)})`, more: `not reached (${ofCount(way.said, 2)})` } }, fix: fix.fix });
@@ -1028,7 +1031,7 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
     const fix = ofMembers(Math.max(1, panel.failed - panel.ours), (s) => judgeDown(file, reason, undefined, panel.own, undefined, null, s).hint ?? settingsFix(s), othersAll((r) => !r.startsWith(CALL_FAILED_WORDS)));
     return fix.on(judgeDown(file, reason, undefined, panel.own));
   };
-  return rest.reduce((cause, kind) => withMembersFix(cause, `panel-${kind.cause.key.replace(/^judge:/, '')}`, kind.members, kind.fix), alone(head?.cause ?? fallback()));
+  return rest.reduce((cause, kind) => withMembersFix(cause, `panel-${kind.cause.key.replace(/^judge:/, '').replace(/:panel$/, '')}`, kind.members, kind.fix), alone(head?.cause ?? fallback()));
 }
 
 /**

@@ -411,6 +411,23 @@ describe("a panel's members' fix names their own settings, else the judge's (doc
     expect(groups([single('a', 'HTTP 503: down'), panel('b', ['HTTP 503: down'])], URL_).map(([what, , labels]) => [what, labels])).toEqual([['judge unreachable: HTTP 503', ['a', 'b']]]);
   });
 
+  it("a single judge's and a panel's answer without a usable score, HTTP 200 with an error, or answer not read: each a group with its fix, in either order; a stream's, whose fix names no setting, one group", () => {
+    const prose = 'no usable score in output: "fine"';
+    const notRead = ['response is not JSON (text/html)', 'it answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER)', 'it answered the TLS handshake with an alert: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)', 'response is larger than 8 MiB'];
+    for (const reason of [prose, error200, ...notRead]) {
+      const judge = single('a', reason, true);
+      const members = panel('b', [reason, reason], true);
+      // One group "all 2", whose fix named "those members' ..." (or "judge.panel, else judge.model") of the single judge too.
+      const alone = [...groups([judge], URL_), ...groups([members], URL_)];
+      expect(alone.map(([, hint]) => hint)).toHaveLength(2);
+      expect(alone[0]?.[1]).not.toContain('judge.panel');
+      expect(groups([judge, members], URL_)).toEqual(alone);
+      expect(groups([members, judge], URL_)).toEqual([alone[1], alone[0]]);
+    }
+    const stream = 'response is a stream of server-sent events (text/event-stream), not one JSON answer';
+    expect(groups([single('a', stream, true), panel('b', [stream], true)], URL_).map(([, , labels]) => labels)).toEqual([['a', 'b']]);
+  });
+
   it("members of another provider than the judge's (their reasons begin '(another provider)'): each kind's fix names judge.panel alone, never judge.apiKey, judge.model or judge.baseUrl; beside one of the judge's provider, 'judge.panel, else ...'", () => {
     const other = (r: string): string => `(another provider) ${r}`;
     const cut = 'the answer was cut at the model\'s token limit (finish_reason "length") before it ended: nothing in it is read';
