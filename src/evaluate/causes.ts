@@ -616,9 +616,9 @@ function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning jud
   const [endpoint, it] = more ? [`the ${who}s' endpoints`, 'them'] : [`the ${who}'s endpoint`, 'it'];
   // Its own alert ("it answered ...", before 2026-12-06 "a connection error (...)"), not a proxy's (proxyFaultCause).
   const alert = tlsAlert(/^(?:it answered the TLS handshake with an alert: [a-z0-9 ]+ |a connection error )\((ERR_SSL_[A-Z0-9_/]+)\)/.exec(reason)?.[1]);
-  if (alert !== null) return { key: `${who}:tls-alert:${alert.code}`, what: `the ${who} ${tlsAlertText(alert)}`, hint: tlsAlertFix(setting) };
+  if (alert !== null) return { key: `${who}:tls-alert:${alert.code}`, what: `the ${who} ${tlsAlertText(alert)}`, hint: tlsAlertFix(setting, 'the server', more) };
   const plain = /^it answered without TLS \(([A-Z0-9_]+)\)/.exec(reason);
-  if (plain !== null) return { key: `${who}:not-tls`, what: `the ${who} answered without TLS (${plain[1] ?? ''})`, hint: `the server speaks plain HTTP there, not HTTPS: write ${setting} with http://` };
+  if (plain !== null) return { key: `${who}:not-tls`, what: `the ${who} answered without TLS (${plain[1] ?? ''})`, hint: `${more ? 'the servers speak' : 'the server speaks'} plain HTTP there, not HTTPS: write ${setting} with http://` };
   if (reason.startsWith(STREAMED)) {
     return { key: `${who}:stream`, what: `the ${who} answered with a stream of server-sent events, not one JSON answer`, hint: `turn streaming off at ${endpoint} or the proxy in front of ${it}: agent-replay sends no "stream": true and reads one JSON body` };
   }
@@ -758,7 +758,7 @@ export function downHint(status: string | undefined, reason: string, s: ModelSet
   if (Number(status) >= 500) return more ? `the ${s.who}s' endpoints failed: see their statuses or logs, and run it again` : `the ${s.who}'s endpoint failed: see its status or log, and run it again`;
   // A certificate Node refused (a panel member's: "openai m1: its TLS certificate is refused: ..."): the certificate's own fix (src/tls-certificate.ts).
   const tls = status === undefined ? tlsProblem(TLS_REFUSED.exec(reason)?.[1]) : null;
-  if (tls !== null) return tls.fix;
+  if (tls !== null) return more ? tls.more : tls.fix;
   const deadline = status === undefined ? DEADLINES[s.who]() : null;
   if (deadline?.opened.test(reason) === true) {
     const host = more ? 'the hosts never completed the connections' : 'the host never completed the connection';

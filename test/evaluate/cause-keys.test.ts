@@ -205,6 +205,19 @@ describe("a panel's members' fix agrees with their count: 1 and 2 (docs/judges.m
     expect(keys.comment).toContain(escapeInline('for the 2 not reached (their keys could not be sent)'));
     expect(rendered([ways('a', 1, untrusted)]).cause).toContain('; for the 1 not reached (its TLS certificate refused, DEPTH_ZERO_SELF_SIGNED_CERT): point NODE_EXTRA_CA_CERTS');
     expect(rendered([ways('a', 2, untrusted)]).cause).toContain('; for the 2 not reached (their TLS certificates refused, DEPTH_ZERO_SELF_SIGNED_CERT): point NODE_EXTRA_CA_CERTS');
+    // Their fix too: it read "point NODE_EXTRA_CA_CERTS at that CA's certificate", "renew the certificate" of 2.
+    const expired = 'its TLS certificate is refused: expired (CERT_HAS_EXPIRED)';
+    const misnamed = 'its TLS certificate is refused: made out to another host name (ERR_TLS_CERT_ALTNAME_INVALID)';
+    expect(rendered([ways('a', 2, untrusted)]).cause).toMatch(/: point NODE_EXTRA_CA_CERTS at their CAs' certificates \(one PEM file holds them all\) in the environment agent-replay runs in$/);
+    expect(rendered([ways('a', 2, expired)]).cause).toMatch(/\(their TLS certificates refused, CERT_HAS_EXPIRED\): renew the certificates$/);
+    expect(rendered([ways('a', 2, misnamed)]).cause).toMatch(/: use host names the certificates name in the URLs$/);
+    const refused = (n: number, reason: string): FixtureRecord =>
+      fixture('a', { verdict: 'not_evaluated', detail: `judge unreachable: panel: ${n} of 3 members gave no usable score (2 usable needed): ${Array.from({ length: n }, (_, k) => `m${k}: ${reason}`).join('; ')}` });
+    expect(rendered([refused(2, untrusted)]).cause).toMatch(/: point NODE_EXTRA_CA_CERTS at their CAs' certificates \(one PEM file holds them all\) in the environment agent-replay runs in$/);
+    // Of 1, and a single judge's, as they were.
+    expect(rendered([ways('a', 1, expired)]).cause).toMatch(/\(its TLS certificate refused, CERT_HAS_EXPIRED\): renew the certificate$/);
+    expect(rendered([refused(1, misnamed)]).cause).toMatch(/: use a host name the certificate names in the URL$/);
+    expect(rendered([fixture('a', { verdict: 'not_evaluated', detail: `judge unreachable: ${untrusted}` })]).cause).toMatch(/: point NODE_EXTRA_CA_CERTS at that CA's certificate \(a PEM file\)/);
     // Items of 1 and of 2 in one group: "those not reached (their keys could not be sent)".
     expect(groups([ways('a', 1, notSent), ways('b', 2, notSent)], URL_)[0]?.[1]).toContain("; for those not reached (their keys could not be sent): set those members' apiKeys (judge.panel, else judge.apiKey) again");
   });
@@ -352,6 +365,18 @@ describe("a panel's members' fix names their own settings, else the judge's (doc
     expect(of2('the judge at 127.0.0.1:9 gave an answer with headers of more than 16 KB, the most read (UND_ERR_HEADERS_OVERFLOW)')).toMatch(/: see what makes the judges, or a gateway or proxy in front of them, send that many headers$/);
     expect(of2('the judge at 127.0.0.1:9 gave an answer that is not valid HTTP')).toContain(": something other than the judges' HTTP servers answers there: check the port in the baseUrl of those members");
     expect(of2('response is encoded as "zstd"')).toContain(": turn off that compression at the judges' endpoints or a proxy in front of them (gzip");
+    // A TLS alert and plain HTTP on a TLS port: it read "whether the server asks ..., which TLS versions it accepts, ... is its https:// port", "the server speaks" of 2.
+    const alert = 'it answered the TLS handshake with an alert: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)';
+    const plain = 'it answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER)';
+    expect(of2(alert)).toBe(
+      "  cause: the judge answered the TLS handshake with an alert: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE): check whether the servers ask for a client certificate (agent-replay presents none), which TLS versions they accept (agent-replay offers TLS 1.2 and 1.3), and that the URLs in the baseUrl of those members (judge.panel, else --judge-url (judge.baseUrl)) are their https:// ports (http:// for plain HTTP ones)",
+    );
+    expect(of2(plain)).toBe("  cause: the judge answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER): the servers speak plain HTTP there, not HTTPS: write the baseUrl of those members (judge.panel, else --judge-url (judge.baseUrl)) with http://");
+    expect(rendered([panel('a', [prose, alert, alert], true)]).cause).toContain('; for the 2 whose answer could not be read: check whether the servers ask for a client certificate');
+    // Of 1, and a single judge's, as they were.
+    expect(rendered([panel('a', [prose, alert], true)]).cause).toContain("; for the 1 whose answer could not be read: check whether the server asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), and that the URL in the baseUrl of that member (judge.panel, else --judge-url (judge.baseUrl)) is its https:// port");
+    expect(rendered([single('a', alert, true)]).cause).toMatch(/: check whether the server asks for a client certificate .*, and that the URL in --judge-url \(judge\.baseUrl\) is its https:\/\/ port \(http:\/\/ for a plain HTTP one\)$/);
+    expect(rendered([panel('a', [plain], true)]).cause).toContain(': the server speaks plain HTTP there, not HTTPS: write the baseUrl of that member');
     // A single judge's, byte for byte.
     expect(rendered([single('a', ended, true)]).cause).toBe(
       "  cause: the judge's answer did not end within 200 ms: the judge answered and its body stopped: a judge or a gateway in front of it that stalls; raise judge.timeoutMs if it is only slow",
