@@ -186,7 +186,8 @@ function asSingle(fix: string): string {
     .replace('follows the prompt (judge.panel, else judge.model),', 'follows the prompt,')
     .replace('could not make the requests,', 'could not make the request,')
     .replace("at their CAs' certificates (one PEM file holds them all)", "at that CA's certificate (a PEM file)")
-    .replace('use host names the certificates name in the URLs', 'use a host name the certificate names in the URL');
+    .replace('use host names the certificates name in the URLs', 'use a host name the certificate names in the URL')
+    .replace('at their endpoints; an upstream', 'at the endpoint; an upstream');
 }
 
 /** A setting of the judge's named bare in a fix, not as a panel member's own's fallback ("(judge.panel, else judge.model)"). */
