@@ -557,19 +557,21 @@ describe('a panel whose one member moved', () => {
 // an HTTP 200 with an error, an answer not read), each is a group with its own fix, never one under
 // the panel's words said of the single judge (docs/judges.md, "Panels").
 describe("a single judge's item and a panel's in one run", () => {
+  const said = (content: string): [string, string] => ['application/json', JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] })];
+  /** Each model's HTTP 200, its content type and body: prose (no usable score), an error in place of an answer, an HTML page; "ok" scores. */
+  const answers: Record<string, [string, string]> = {
+    prose: said('I would rather not give a number.'),
+    error: ['application/json', JSON.stringify({ error: { message: 'Overloaded', type: 'server_error' } })],
+    html: ['text/html', '<html><body>sign in</body></html>'],
+    ok: said('{"rationale": "ok", "score": 0.9}'),
+  };
   let judgeServer: TestServer;
   beforeAll(async () => {
-    // By model: prose (no usable score), an HTTP 200 carrying an error, an HTML page; "ok" scores.
     judgeServer = await startServer([
       (res, req) => {
-        const model = (req.body as { model: string }).model;
-        if (model === 'html') {
-          res.writeHead(200, { 'content-type': 'text/html' });
-          return void res.end('<html><body>sign in</body></html>');
-        }
-        const content = model === 'ok' ? '{"rationale": "ok", "score": 0.9}' : 'I would rather not give a number.';
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(model === 'error' ? { error: { message: 'Overloaded', type: 'server_error' } } : { choices: [{ message: { role: 'assistant', content } }] }));
+        const [type, body] = answers[(req.body as { model: string }).model] ?? said('');
+        res.writeHead(200, { 'content-type': type });
+        res.end(body);
       },
     ]);
   });
