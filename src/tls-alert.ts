@@ -34,8 +34,12 @@ export function tlsAlertText(alert: TlsAlert, after: string | null = null): stri
 /**
  * What to check when a server answered the handshake with an alert, `setting` being where its URL
  * is written and `server` what answered ("the server"; "the proxy" for an https:// proxy;
- * "GitHub's API, or a proxy on its way,").
+ * "GitHub's API, or a proxy on its way,"). `more`: said of 2 or more servers (a panel's members',
+ * each its own URL): "whether the servers ask ..., which TLS versions they accept, ... their https:// ports".
  */
-export function tlsAlertFix(setting: string, server = 'the server'): string {
+export function tlsAlertFix(setting: string, server = 'the server', more = false): string {
+  if (more) {
+    return `check whether the servers ask for a client certificate (agent-replay presents none), which TLS versions they accept (agent-replay offers TLS 1.2 and 1.3), and that the URLs in ${setting} are their https:// ports (http:// for plain HTTP ones)`;
+  }
   return `check whether ${server} asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), and that the URL in ${setting} is its https:// port (http:// for a plain HTTP one)`;
 }

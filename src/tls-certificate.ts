@@ -24,6 +24,8 @@ export interface TlsProblem {
   what: string;
   /** What to do. */
   fix: string;
+  /** What to do, said of 2 or more certificates refused (a panel's members', each its own server's). */
+  more: string;
 }
 
 /** The certificate problem an error code names; null when the code is not one. */
@@ -35,14 +37,16 @@ export function tlsProblem(code: string | undefined): TlsProblem | null {
       kind: 'untrusted',
       what: 'self-signed, or signed by a CA Node does not trust',
       fix: 'point NODE_EXTRA_CA_CERTS at that CA\'s certificate (a PEM file) in the environment agent-replay runs in',
+      more: "point NODE_EXTRA_CA_CERTS at their CAs' certificates (one PEM file holds them all) in the environment agent-replay runs in",
     };
   }
   if (EXPIRED.has(code)) {
     const what = code === 'CERT_NOT_YET_VALID' ? 'not valid yet' : code === 'CERT_REVOKED' ? 'revoked' : 'expired';
-    return { code, kind: 'expired', what, fix: code === 'CERT_NOT_YET_VALID' ? "check the runner's clock, or renew the certificate" : 'renew the certificate' };
+    const fix = code === 'CERT_NOT_YET_VALID' ? "check the runner's clock, or renew the certificate" : 'renew the certificate';
+    return { code, kind: 'expired', what, fix, more: `${fix}s` };
   }
   if (WRONG_NAME.has(code)) {
-    return { code, kind: 'name', what: 'made out to another host name', fix: 'use a host name the certificate names in the URL' };
+    return { code, kind: 'name', what: 'made out to another host name', fix: 'use a host name the certificate names in the URL', more: 'use host names the certificates name in the URLs' };
   }
   return null;
 }

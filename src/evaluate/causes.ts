@@ -569,7 +569,7 @@ export function unfinishedAnswer(reason: string, who: 'judge' | 'simulator' | 'm
   if (bad !== null) {
     const setting = s?.url ?? baseUrlSetting(`the ${who}`);
     return bad[1] === 'an answer that is not valid HTTP'
-      ? { key: `${who}:not-http`, what: `the ${who} answered with something that is not HTTP`, hint: `something other than ${whose} HTTP server${more ? 's' : ''} answers there: check the port in ${setting}` }
+      ? { key: `${who}:not-http`, what: `the ${who} answered with something that is not HTTP`, hint: `something other than ${whose} HTTP server${more ? 's' : ''} answers there: check the port${more ? 's' : ''} in ${setting}` }
       : { key: `${who}:length`, what: `the ${who} answered with a body of another length than its Content-Length`, hint: `see ${logsOf(whose, more)}` };
   }
   const answer = answerNotRead(reason, who, s?.url, more);
@@ -616,9 +616,9 @@ function answerNotRead(reason: string, who: 'judge' | 'simulator' | 'meaning jud
   const [endpoint, it] = more ? [`the ${who}s' endpoints`, 'them'] : [`the ${who}'s endpoint`, 'it'];
   // Its own alert ("it answered ...", before 2026-12-06 "a connection error (...)"), not a proxy's (proxyFaultCause).
   const alert = tlsAlert(/^(?:it answered the TLS handshake with an alert: [a-z0-9 ]+ |a connection error )\((ERR_SSL_[A-Z0-9_/]+)\)/.exec(reason)?.[1]);
-  if (alert !== null) return { key: `${who}:tls-alert:${alert.code}`, what: `the ${who} ${tlsAlertText(alert)}`, hint: tlsAlertFix(setting) };
+  if (alert !== null) return { key: `${who}:tls-alert:${alert.code}`, what: `the ${who} ${tlsAlertText(alert)}`, hint: tlsAlertFix(setting, 'the server', more) };
   const plain = /^it answered without TLS \(([A-Z0-9_]+)\)/.exec(reason);
-  if (plain !== null) return { key: `${who}:not-tls`, what: `the ${who} answered without TLS (${plain[1] ?? ''})`, hint: `the server speaks plain HTTP there, not HTTPS: write ${setting} with http://` };
+  if (plain !== null) return { key: `${who}:not-tls`, what: `the ${who} answered without TLS (${plain[1] ?? ''})`, hint: `${more ? 'the servers speak' : 'the server speaks'} plain HTTP there, not HTTPS: write ${setting} with http://` };
   if (reason.startsWith(STREAMED)) {
     return { key: `${who}:stream`, what: `the ${who} answered with a stream of server-sent events, not one JSON answer`, hint: `turn streaming off at ${endpoint} or the proxy in front of ${it}: agent-replay sends no "stream": true and reads one JSON body` };
   }
@@ -753,12 +753,12 @@ export function downHint(status: string | undefined, reason: string, s: ModelSet
     const expects = more ? 'the keys or tokens their endpoints expect' : 'the key or token its endpoint expects';
     return `the ${s.who}${more ? 's refused the requests' : ' refused the request'}: check ${s.key} (${s.keyAt === null ? '' : `${s.keyAt}; `}${expects}) and that ${more ? 'they' : 'it'} may use ${s.model}`;
   }
-  if (status === '404') return `check ${s.url} and ${s.model}: the path (it is the API's base URL) or the model's name is probably wrong`;
+  if (status === '404') return `check ${s.url} and ${s.model}: ${more ? "the paths (each the API's base URL) or the models' names are" : "the path (it is the API's base URL) or the model's name is"} probably wrong`;
   if (status === '429') return `rate limited: lower ${limitOf(s, 'concurrency')}, or raise ${limitOf(s, 'retries')}${judges}`;
   if (Number(status) >= 500) return more ? `the ${s.who}s' endpoints failed: see their statuses or logs, and run it again` : `the ${s.who}'s endpoint failed: see its status or log, and run it again`;
   // A certificate Node refused (a panel member's: "openai m1: its TLS certificate is refused: ..."): the certificate's own fix (src/tls-certificate.ts).
   const tls = status === undefined ? tlsProblem(TLS_REFUSED.exec(reason)?.[1]) : null;
-  if (tls !== null) return tls.fix;
+  if (tls !== null) return more ? tls.more : tls.fix;
   const deadline = status === undefined ? DEADLINES[s.who]() : null;
   if (deadline?.opened.test(reason) === true) {
     const host = more ? 'the hosts never completed the connections' : 'the host never completed the connection';
@@ -907,9 +907,12 @@ function noScoreCause(): Cause {
   return { key: 'judge:no-score', what: 'the judge answered without a usable score', hint: JUDGE_NO_SCORE_HINT };
 }
 
-/** A panel's members that answered without a usable score: their models are their own (PANEL_NO_SCORE_HINT). */
+/**
+ * A panel's members that answered without a usable score: their models are their own (PANEL_NO_SCORE_HINT),
+ * a fix not a single judge's, so a key of its own: a single judge's item and a panel's are each a group with its fix.
+ */
 function panelNoScoreCause(): Cause {
-  return { ...noScoreCause(), hint: PANEL_NO_SCORE_HINT };
+  return { ...noScoreCause(), key: 'judge:no-score:panel', hint: PANEL_NO_SCORE_HINT };
 }
 
 /**
@@ -918,7 +921,7 @@ function panelNoScoreCause(): Cause {
  */
 function judgeCause(kind: string, reason: string, answeredIn: AnsweredIn, file: string): JudgeCause {
   const panel = panelCounts(reason, kind);
-  if (panel !== null) return panelCause(panel, file);
+  if (panel !== null) return panelCause(panel, file, answeredIn);
   // Something answered at the judge's address and not in a form read (not HTTP, an answer that did
   // not end): "judge gave no usable answer: the judge at ... gave ..." since 2026-12-06, "judge
   // unreachable: ..." before; one cause either way.
@@ -941,21 +944,25 @@ function judgeCause(kind: string, reason: string, answeredIn: AnsweredIn, file: 
  * coding not read, ...), those that answered HTTP 200 with an error; the first is the panel's, and
  * the fix of each other kind follows, "; for the 1 that answered HTTP 200 with an error: ...".
  * Members cut at their token limit, and requests agent-replay could not make, are added after
- * (withPanelCut, withPanelCallsFailed).
+ * (withPanelCut, withPanelCallsFailed). `answeredIn`: the run's evidence, which changes a single
+ * judge's fix of a connection closed, never the members' (each their own): their key is told from a single judge's by it too.
  */
-function panelCause(panel: PanelCounts, file: string): JudgeCause {
+function panelCause(panel: PanelCounts, file: string, answeredIn: AnsweredIn = null): JudgeCause {
   const { reason } = panel;
   // Each kind's cause, and its fix said of its members (memberSettings: their own settings, else the judge's), of 1 and of more.
   const kinds: { cause: Cause; members: { n: number; words: ByCount }; fix: ByCount }[] = [];
   /**
    * A fix in the members' settings (memberSettings), of 1 and of 2 or more; `other`: each of them of another provider than the judge's (judge.panel alone);
-   * `on`: a cause with it as its hint, said of `n` (apart: of more, for a group's items whose counts or members differ: "judge.panel, else ...", true of all).
+   * `on`: a single judge's cause (its hint the judge's settings') with it as its hint, said of `n` (apart: of more, for a group's items whose counts or
+   * members differ: "judge.panel, else ...", true of all). Its key is its own when the fix of 1 is not the single judge's (it names the members'
+   * settings: a refused key, a 404, an HTTP 200 with an error, an answer not read): a single judge's item and a panel's are then each a group with
+   * its fix; a fix that names none (an HTTP 5xx, a stream) is one group of both.
    */
-  const ofMembers = (n: number, fix: (s: ModelSettings) => string, other = false): { fix: ByCount; on: (cause: Cause) => Cause } => {
+  const ofMembers = (n: number, fix: (s: ModelSettings) => string, other = false): { fix: ByCount; on: (cause: Cause, single?: string | null) => Cause } => {
     const apart = fix(memberSettings(2));
     const byCount = other ? { one: fix(memberSettings(1, true)), more: fix(memberSettings(2, true)), apart } : { one: fix(memberSettings(1)), more: apart };
     const hint = ofCount(byCount, n);
-    return { fix: byCount, on: (cause) => ({ ...cause, hint, apart }) };
+    return { fix: byCount, on: (cause, single = cause.hint) => ({ ...cause, key: byCount.one === single ? cause.key : `${cause.key}:panel`, hint, apart }) };
   };
   /** Are the members whose reasons `is` tells all of another provider than the judge's (memberReasons)? */
   const othersAll = (is: (r: string) => boolean): boolean => {
@@ -981,12 +988,18 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
     const keyAt = memberKeyAt(panel.own);
     const keyed = (way: DownWay | undefined, s: ModelSettings): ModelSettings => (way?.key === 'key-not-sent' && keyAt !== null ? { ...s, keyAt } : s);
     // 2 or more whose key could not be sent: said of them all, not in the first one's words ("that member's apiKey ... holds").
-    const down = head?.key === 'key-not-sent' && n > 1 ? { ...judged, what: `judge unreachable: ${keysNotSent(keyed(head, memberSettings(n, head.other)))}` } : judged;
+    // 2 or more whose certificates were refused alike: said of them all too, not "its TLS certificate is refused".
+    const refused = head?.key.startsWith('tls:') === true && n > 1 ? tlsProblem(head.key.slice('tls:'.length)) : null;
+    const down =
+      head?.key === 'key-not-sent' && n > 1
+        ? { ...judged, what: `judge unreachable: ${keysNotSent(keyed(head, memberSettings(n, head.other)))}` }
+        : refused !== null
+          ? { ...judged, what: `judge unreachable: their TLS certificates are refused: ${refused.what} (${refused.code})` }
+          : judged;
     const own = ofMembers(n, (s) => judgeDown(file, reason, first, panel.own, said, null, keyed(head, s)).hint ?? settingsFix(s), head?.other);
-    // A key of its own when its fix names the members' settings (a refused key, a 404, a 429, a deadline), not a single judge's:
-    // a single judge's item and a panel's are then each a group with its fix; a fix that names none (an HTTP 5xx) is one group of both.
-    const apart = ofCount(own.fix, 1) === judged.hint ? '' : ':panel';
-    kinds.push({ cause: { ...own.on(down), key: `${down.key}${apart}` }, members: { n: panel.unreachable, words: 'not reached' }, fix: own.fix });
+    // A single judge's fix in this run: one that answered other calls and dropped a connection is told to run again (downHint), a member never.
+    const single = answeredIn === null ? judged.hint : judgeDown(file, reason, first, panel.own, said, answeredIn).hint;
+    kinds.push({ cause: own.on(down, single), members: { n: panel.unreachable, words: 'not reached' }, fix: own.fix });
     for (const [hint, way] of others) {
       const fix = ofMembers(way.n, (s) => downHint(way.status, way.text, keyed(way, s), null, file), way.other);
       kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: { n: way.n, words: { one: `not reached (${ofCount(way.said, 1)})`, more: `not reached (${ofCount(way.said, 2)})` } }, fix: fix.fix });
@@ -1028,7 +1041,7 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
     const fix = ofMembers(Math.max(1, panel.failed - panel.ours), (s) => judgeDown(file, reason, undefined, panel.own, undefined, null, s).hint ?? settingsFix(s), othersAll((r) => !r.startsWith(CALL_FAILED_WORDS)));
     return fix.on(judgeDown(file, reason, undefined, panel.own));
   };
-  return rest.reduce((cause, kind) => withMembersFix(cause, `panel-${kind.cause.key.replace(/^judge:/, '')}`, kind.members, kind.fix), alone(head?.cause ?? fallback()));
+  return rest.reduce((cause, kind) => withMembersFix(cause, `panel-${kind.cause.key.replace(/^judge:/, '').replace(/:panel$/, '')}`, kind.members, kind.fix), alone(head?.cause ?? fallback()));
 }
 
 /**
@@ -1485,7 +1498,9 @@ function callFailedCause(who: 'judge' | 'simulator', detail: string): Cause {
  * judge's or the simulator's, with its settings: its message says what; a passing one goes on a run again.
  */
 export function error200Hint(s: ModelSettings): string {
-  return `read the error the item quotes: check ${s.model} and ${s.key}${s.keyAt === null ? '' : ` (${s.keyAt})`} at the endpoint; an upstream that failed behind a gateway (OpenRouter, a proxy) passes: run again`;
+  // Of 2 or more of a panel's members, each its own endpoint: "at their endpoints".
+  const at = (s.members ?? 1) > 1 ? 'their endpoints' : 'the endpoint';
+  return `read the error the item quotes: check ${s.model} and ${s.key}${s.keyAt === null ? '' : ` (${s.keyAt})`} at ${at}; an upstream that failed behind a gateway (OpenRouter, a proxy) passes: run again`;
 }
 
 /** The judge's (error200Hint). */

@@ -184,7 +184,10 @@ function asSingle(fix: string): string {
     .replace(/(?:that member's|those members') \w+ \(judge\.panel, else (judge-base-url \(judge\.baseUrl\)|judge\.\w+)\)/g, '$1')
     .replace(/the baseUrl of (?:that member|those members) \(judge\.panel, else (judge-base-url \(judge\.baseUrl\))\)/g, '$1')
     .replace('follows the prompt (judge.panel, else judge.model),', 'follows the prompt,')
-    .replace('could not make the requests,', 'could not make the request,');
+    .replace('could not make the requests,', 'could not make the request,')
+    .replace("at their CAs' certificates (one PEM file holds them all)", "at that CA's certificate (a PEM file)")
+    .replace('use host names the certificates name in the URLs', 'use a host name the certificate names in the URL')
+    .replace('at their endpoints; an upstream', 'at the endpoint; an upstream');
 }
 
 /** A setting of the judge's named bare in a fix, not as a panel member's own's fallback ("(judge.panel, else judge.model)"). */
@@ -258,7 +261,10 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     // Self-signed (or, where the test CA is trusted, made out to agent.test and judge.test, not 127.0.0.1): the certificate's own fix either way.
     const [certificate] = runFixes(got.get('unreachable (its TLS certificate refused)') as JudgeResult);
     expect(certificate).toMatch(/^point NODE_EXTRA_CA_CERTS at that CA's certificate|^use a host name the certificate names/);
-    expect(runFixes(got.get('panel: TLS certificates refused') as JudgeResult)).toEqual([certificate]);
+    // Of the 2 members refused, in the plural (it read "at that CA's certificate" of both).
+    const two = runFixes(got.get('panel: TLS certificates refused') as JudgeResult);
+    expect(two[0]).toMatch(/^point NODE_EXTRA_CA_CERTS at their CAs' certificates \(one PEM file holds them all\)|^use host names the certificates name in the URLs$/);
+    expect(two.map(asSingle)).toEqual([certificate]);
     expect(runFixes(got.get('panel: a TLS certificate refused and a refused key') as JudgeResult)).toEqual([
       "the judge refused the request: check that member's apiKey (judge.panel, else judge.apiKey; the key or token its endpoint expects) and that it may use that member's model (judge.panel, else judge.model)",
       certificate,
@@ -395,7 +401,10 @@ describe("calibrate's fixes are the run's cause's, for every way a judge gives n
     // Answers with one member cut and with two: the limit's fix once, "those members' models" (it holds for all), not "that member's model" too;
     // so every members' fix said of one and of more (judgeFixes: each fix, and it said of more).
     expect(run.has(PANEL_CUT_HINT) && run.has(panelCutHint(1))).toBe(true);
-    for (const { fix, more } of all.flatMap((a) => (a.ok ? [] : judgeFixes(a.reason)))) if (more !== fix && run.has(more)) run.delete(fix);
+    // A single judge's fix (said of one only: its `more` is itself) is kept beside the members' said of more.
+    const fixes = all.flatMap((a) => (a.ok ? [] : judgeFixes(a.reason)));
+    const single = new Set(fixes.flatMap((f) => (f.more === f.fix ? [f.fix] : [])));
+    for (const { fix, more } of fixes) if (more !== fix && run.has(more) && !single.has(fix)) run.delete(fix);
     expect(run.has(panelCutHint(1))).toBe(false);
     expect(calibrateFixes(all).sort()).toEqual([...new Set([...run].map(cliWords))].sort());
   });

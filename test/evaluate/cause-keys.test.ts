@@ -205,6 +205,22 @@ describe("a panel's members' fix agrees with their count: 1 and 2 (docs/judges.m
     expect(keys.comment).toContain(escapeInline('for the 2 not reached (their keys could not be sent)'));
     expect(rendered([ways('a', 1, untrusted)]).cause).toContain('; for the 1 not reached (its TLS certificate refused, DEPTH_ZERO_SELF_SIGNED_CERT): point NODE_EXTRA_CA_CERTS');
     expect(rendered([ways('a', 2, untrusted)]).cause).toContain('; for the 2 not reached (their TLS certificates refused, DEPTH_ZERO_SELF_SIGNED_CERT): point NODE_EXTRA_CA_CERTS');
+    // Their fix too: it read "point NODE_EXTRA_CA_CERTS at that CA's certificate", "renew the certificate" of 2.
+    const expired = 'its TLS certificate is refused: expired (CERT_HAS_EXPIRED)';
+    const misnamed = 'its TLS certificate is refused: made out to another host name (ERR_TLS_CERT_ALTNAME_INVALID)';
+    expect(rendered([ways('a', 2, untrusted)]).cause).toMatch(/: point NODE_EXTRA_CA_CERTS at their CAs' certificates \(one PEM file holds them all\) in the environment agent-replay runs in$/);
+    expect(rendered([ways('a', 2, expired)]).cause).toMatch(/\(their TLS certificates refused, CERT_HAS_EXPIRED\): renew the certificates$/);
+    expect(rendered([ways('a', 2, misnamed)]).cause).toMatch(/: use host names the certificates name in the URLs$/);
+    const refused = (n: number, reason: string): FixtureRecord =>
+      fixture('a', { verdict: 'not_evaluated', detail: `judge unreachable: panel: ${n} of 3 members gave no usable score (2 usable needed): ${Array.from({ length: n }, (_, k) => `m${k}: ${reason}`).join('; ')}` });
+    expect(rendered([refused(2, untrusted)]).cause).toMatch(/: point NODE_EXTRA_CA_CERTS at their CAs' certificates \(one PEM file holds them all\) in the environment agent-replay runs in$/);
+    // The cause of 2 says it of both: it read "judge unreachable: its TLS certificate is refused: ..." (the first one's words).
+    expect(rendered([refused(2, expired)]).cause).toBe('  cause: judge unreachable: their TLS certificates are refused: expired (CERT_HAS_EXPIRED): renew the certificates');
+    // Of 1, and a single judge's, as they were.
+    expect(rendered([refused(1, expired)]).cause).toBe('  cause: judge unreachable: its TLS certificate is refused: expired (CERT_HAS_EXPIRED): renew the certificate');
+    expect(rendered([ways('a', 1, expired)]).cause).toMatch(/\(its TLS certificate refused, CERT_HAS_EXPIRED\): renew the certificate$/);
+    expect(rendered([refused(1, misnamed)]).cause).toMatch(/: use a host name the certificate names in the URL$/);
+    expect(rendered([fixture('a', { verdict: 'not_evaluated', detail: `judge unreachable: ${untrusted}` })]).cause).toMatch(/: point NODE_EXTRA_CA_CERTS at that CA's certificate \(a PEM file\)/);
     // Items of 1 and of 2 in one group: "those not reached (their keys could not be sent)".
     expect(groups([ways('a', 1, notSent), ways('b', 2, notSent)], URL_)[0]?.[1]).toContain("; for those not reached (their keys could not be sent): set those members' apiKeys (judge.panel, else judge.apiKey) again");
   });
@@ -261,6 +277,28 @@ describe("a panel's members' fix names their own settings, else the judge's (doc
     // A single judge's, byte for byte.
     expect(rendered([single('a', 'HTTP 429: slow down')]).cause).toBe('  cause: judge unreachable: HTTP 429: rate limited: lower judge.concurrency, or raise judge.retries');
     expect(rendered([single('a', 'HTTP 404: no')]).cause).toBe("  cause: judge unreachable: HTTP 404: check --judge-url (judge.baseUrl) and judge.model: the path (it is the API's base URL) or the model's name is probably wrong");
+    // Of 2, each its own path and model: it read "the path (it is the API's base URL) or the model's name is probably wrong".
+    expect(rendered([panel('a', ['HTTP 404: no such model', 'HTTP 404: no such model'])]).cause).toBe(
+      "  cause: judge unreachable: HTTP 404: check those members' baseUrls (judge.panel, else --judge-url (judge.baseUrl)) and those members' models (judge.panel, else judge.model): the paths (each the API's base URL) or the models' names are probably wrong",
+    );
+    expect(rendered([panel('a', [down, 'HTTP 404: no', 'HTTP 404: no'])]).cause).toContain("; for the 2 not reached (HTTP 404): check those members' baseUrls (judge.panel, else --judge-url (judge.baseUrl)) and those members' models (judge.panel, else judge.model): the paths (each");
+  });
+
+  it("a single judge that answered other calls of the run and a panel, each with a connection closed: each a group with its fix (run again; the members' logs)", () => {
+    const closed = 'the connection to 127.0.0.1:9 was closed without an answer (ECONNRESET)';
+    // The judge scored another item of the run (modelsAnsweredInRun): a single judge's dropped connection is a passing fault, a panel member's is not told so.
+    const scored = fixture('ok', { verdict: 'pass', judgeFingerprint: { model: 'x' } } as Partial<FixtureRecord>);
+    const judge = single('a', closed);
+    const members = panel('b', [closed]);
+    // One group said "see the judge's log for a crash on the request ..." (the panel's) of the single judge, whose own fix is to run again.
+    const apart = groups([scored, judge, members], URL_);
+    expect(apart.map(([, hint, labels]) => [hint?.replace(/:.*$/, ''), labels])).toEqual([
+      ['the judge answered other calls of this run, so judge-base-url (judge.baseUrl), judge.model and the judge key work', ['a']],
+      ["see the judge's log for a crash on the request, or a proxy in front of it that closes connections", ['b']],
+    ]);
+    expect(groups([scored, members, judge], URL_).map(([, , labels]) => labels)).toEqual([['b'], ['a']]);
+    // Without that evidence both fixes are the same: one group.
+    expect(groups([judge, members], URL_).map(([, , labels]) => labels)).toEqual([['a', 'b']]);
   });
 
   it('an HTTP 200 with an error, no usable score, an answer not read: the members\' model, key and address', () => {
@@ -268,7 +306,8 @@ describe("a panel's members' fix names their own settings, else the judge's (doc
       "; for the 1 that answered HTTP 200 with an error: read the error the item quotes: check that member's model (judge.panel, else judge.model) and that member's apiKey (judge.panel, else judge.apiKey) at the endpoint",
     );
     expect(rendered([panel('a', [error200, error200], true)]).cause).toContain(
-      "(panel: 2 of 3 members): read the error the item quotes: check those members' models (judge.panel, else judge.model) and those members' apiKeys (judge.panel, else judge.apiKey) at the endpoint",
+      // Each its own endpoint: it read "at the endpoint" of 2.
+      "(panel: 2 of 3 members): read the error the item quotes: check those members' models (judge.panel, else judge.model) and those members' apiKeys (judge.panel, else judge.apiKey) at their endpoints;",
     );
     expect(rendered([panel('a', [down, 'no usable score in output: "fine"'])]).cause).toContain('; for the 1 that answered without a usable score: use a judge model that follows the prompt (judge.panel, else judge.model), or an endpoint');
     expect(rendered([panel('a', [down, 'response is not JSON (text/html)'])]).cause).toContain(
@@ -350,8 +389,20 @@ describe("a panel's members' fix names their own settings, else the judge's (doc
     expect(of2('response is not JSON (text/html)')).toMatch(/is the API's base URL \(an HTML page answers a wrong path\), and see the judges' logs$/);
     expect(of2('the judge at 127.0.0.1:9 gave a body of another length than its Content-Length (UND_ERR_RES_CONTENT_LENGTH_MISMATCH)')).toMatch(/: see the judges' logs, or those of a gateway or proxy in front of them$/);
     expect(of2('the judge at 127.0.0.1:9 gave an answer with headers of more than 16 KB, the most read (UND_ERR_HEADERS_OVERFLOW)')).toMatch(/: see what makes the judges, or a gateway or proxy in front of them, send that many headers$/);
-    expect(of2('the judge at 127.0.0.1:9 gave an answer that is not valid HTTP')).toContain(": something other than the judges' HTTP servers answers there: check the port in the baseUrl of those members");
+    expect(of2('the judge at 127.0.0.1:9 gave an answer that is not valid HTTP')).toContain(": something other than the judges' HTTP servers answers there: check the ports in the baseUrl of those members");
     expect(of2('response is encoded as "zstd"')).toContain(": turn off that compression at the judges' endpoints or a proxy in front of them (gzip");
+    // A TLS alert and plain HTTP on a TLS port: it read "whether the server asks ..., which TLS versions it accepts, ... is its https:// port", "the server speaks" of 2.
+    const alert = 'it answered the TLS handshake with an alert: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)';
+    const plain = 'it answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER)';
+    expect(of2(alert)).toBe(
+      "  cause: the judge answered the TLS handshake with an alert: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE): check whether the servers ask for a client certificate (agent-replay presents none), which TLS versions they accept (agent-replay offers TLS 1.2 and 1.3), and that the URLs in the baseUrl of those members (judge.panel, else --judge-url (judge.baseUrl)) are their https:// ports (http:// for plain HTTP ones)",
+    );
+    expect(of2(plain)).toBe("  cause: the judge answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER): the servers speak plain HTTP there, not HTTPS: write the baseUrl of those members (judge.panel, else --judge-url (judge.baseUrl)) with http://");
+    expect(rendered([panel('a', [prose, alert, alert], true)]).cause).toContain('; for the 2 whose answer could not be read: check whether the servers ask for a client certificate');
+    // Of 1, and a single judge's, as they were.
+    expect(rendered([panel('a', [prose, alert], true)]).cause).toContain("; for the 1 whose answer could not be read: check whether the server asks for a client certificate (agent-replay presents none), which TLS versions it accepts (agent-replay offers TLS 1.2 and 1.3), and that the URL in the baseUrl of that member (judge.panel, else --judge-url (judge.baseUrl)) is its https:// port");
+    expect(rendered([single('a', alert, true)]).cause).toMatch(/: check whether the server asks for a client certificate .*, and that the URL in --judge-url \(judge\.baseUrl\) is its https:\/\/ port \(http:\/\/ for a plain HTTP one\)$/);
+    expect(rendered([panel('a', [plain], true)]).cause).toContain(': the server speaks plain HTTP there, not HTTPS: write the baseUrl of that member');
     // A single judge's, byte for byte.
     expect(rendered([single('a', ended, true)]).cause).toBe(
       "  cause: the judge's answer did not end within 200 ms: the judge answered and its body stopped: a judge or a gateway in front of it that stalls; raise judge.timeoutMs if it is only slow",
@@ -411,6 +462,23 @@ describe("a panel's members' fix names their own settings, else the judge's (doc
     expect(groups([single('a', 'HTTP 503: down'), panel('b', ['HTTP 503: down'])], URL_).map(([what, , labels]) => [what, labels])).toEqual([['judge unreachable: HTTP 503', ['a', 'b']]]);
   });
 
+  it("a single judge's and a panel's answer without a usable score, HTTP 200 with an error, or answer not read: each a group with its fix, in either order; a stream's, whose fix names no setting, one group", () => {
+    const prose = 'no usable score in output: "fine"';
+    const notRead = ['response is not JSON (text/html)', 'it answered without TLS (ERR_SSL_WRONG_VERSION_NUMBER)', 'it answered the TLS handshake with an alert: handshake failure (ERR_SSL_SSLV3_ALERT_HANDSHAKE_FAILURE)', 'response is larger than 8 MiB'];
+    for (const reason of [prose, error200, ...notRead]) {
+      const judge = single('a', reason, true);
+      const members = panel('b', [reason, reason], true);
+      // One group "all 2", whose fix named "those members' ..." (or "judge.panel, else judge.model") of the single judge too.
+      const alone = [...groups([judge], URL_), ...groups([members], URL_)];
+      expect(alone.map(([, hint]) => hint)).toHaveLength(2);
+      expect(alone[0]?.[1]).not.toContain('judge.panel');
+      expect(groups([judge, members], URL_)).toEqual(alone);
+      expect(groups([members, judge], URL_)).toEqual([alone[1], alone[0]]);
+    }
+    const stream = 'response is a stream of server-sent events (text/event-stream), not one JSON answer';
+    expect(groups([single('a', stream, true), panel('b', [stream], true)], URL_).map(([, , labels]) => labels)).toEqual([['a', 'b']]);
+  });
+
   it("members of another provider than the judge's (their reasons begin '(another provider)'): each kind's fix names judge.panel alone, never judge.apiKey, judge.model or judge.baseUrl; beside one of the judge's provider, 'judge.panel, else ...'", () => {
     const other = (r: string): string => `(another provider) ${r}`;
     const cut = 'the answer was cut at the model\'s token limit (finish_reason "length") before it ended: nothing in it is read';
@@ -434,7 +502,7 @@ describe("a panel's members' fix names their own settings, else the judge's (doc
       "  cause: judge unreachable: HTTP 429: rate limited: lower that member's concurrency (judge.panel, else judge.concurrency), or raise that member's retries (judge.panel, else judge.retries)",
     );
     expect(rendered([panel('a', [other(error200), other(error200)], true)]).cause).toContain(
-      "read the error the item quotes: check those members' models (judge.panel) and those members' apiKeys (judge.panel) at the endpoint;",
+      "read the error the item quotes: check those members' models (judge.panel) and those members' apiKeys (judge.panel) at their endpoints;",
     );
     expect(rendered([panel('a', [other(prose), other(prose)], true)]).cause).toBe(`  cause: the judge answered without a usable score: ${PANEL_NO_SCORE_HINT.replace('(judge.panel, else judge.model)', '(judge.panel)')}`);
     expect(rendered([panel('a', [other(prose), prose], true)]).cause).toBe(`  cause: the judge answered without a usable score: ${PANEL_NO_SCORE_HINT}`);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConfiguredJudge, createJudge, createPanelJudge } from '../../src/judge/index.js';
 import { judgeGaveNoVerdict, judgeOutcome, panelVerdict } from '../../src/assertions/judge.js';
-import { CALL_FAILED_HINT, CALL_FAILED_HINTS, causeOf, JUDGE_CUT_HINT, PANEL_NO_SCORE_HINT } from '../../src/evaluate/causes.js';
+import { CALL_FAILED_HINT, CALL_FAILED_HINTS, causeOf, JUDGE_CUT_HINT, JUDGE_ERROR_200_HINT, JUDGE_NO_SCORE_HINT, PANEL_NO_SCORE_HINT } from '../../src/evaluate/causes.js';
 import type { JudgeConfig } from '../../src/config.js';
 import type { Judge, PanelMember } from '../../src/types.js';
 import type { TestServer } from './server.js';
@@ -19,6 +19,9 @@ import { baselineJudgeOf } from '../../src/evaluate/acceptance.js';
 import { NO_BASELINES, replay } from '../../src/replay/index.js';
 import type { Fixture, FixtureRecord, PersonaRecord, PersonaScript, RunRecord } from '../../src/types.js';
 import { renderComment } from '../../src/report/markdown.js';
+import { renderTerminal } from '../../src/report/index.js';
+import { escapeInline } from '../../src/report/escape.js';
+import { mergeRecords } from '../../src/record/index.js';
 import { itemsData } from '../../src/report/html/data.js';
 import { DEFAULT_CONTEXT } from '../../src/report/context.js';
 import { startAgentServer } from '../support/agent-server.js';
@@ -199,7 +202,7 @@ describe('the panel client', () => {
     const u = judgeOutcome(await unusable.score('split PUP', 'the reply'), 0.7);
     expect(u.detail).toMatch(/^judge gave no usable answer: panel: 2 of 3 members gave no usable score \(2 usable needed; 1 gave no usable answer, 1 judge call failed\): openai m1: no usable score in output: /);
     expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: u.detail }, null)).toMatchObject({
-      key: 'judge:no-score:panel-call-failed',
+      key: 'judge:no-score:panel:panel-call-failed',
       what: 'the judge answered without a usable score',
       hint: `${PANEL_NO_SCORE_HINT}; for the 1 whose judge call failed: ${CALL_FAILED_HINT}`,
     });
@@ -400,7 +403,7 @@ describe("a panel's members cut at their token limit: the cause gives the limit'
   it('some cut, some without a score: both fixes, once each; some cut, some unreachable: the address\'s and the limit\'s', async () => {
     const u = await judged(3, 'split LUP');
     expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: u.detail }, null)).toEqual({
-      key: 'judge:no-score:panel-cut',
+      key: 'judge:no-score:panel:panel-cut',
       what: 'the judge answered without a usable score',
       hint: `${PANEL_NO_SCORE_HINT}; for the 1 cut at the token limit: ${oneCutFix}`,
       apart: `${PANEL_NO_SCORE_HINT}; for those cut at the token limit: ${panelCutFix}`,
@@ -546,5 +549,91 @@ describe('a panel whose one member moved', () => {
     expect(flip('listed')).toBe('the judge answered the same reply differently: pass (0.90) → fail (0.20); the panel member that moved: openai m2, pass (0.90) → fail (0.20)');
     expect(flip('again')).toBe('the judge answered the same reply differently: 3/3 passed (0.90) → 0/3 passed (0.20); the panel member that moved: openai m2, 3/3 passed (0.90) → 0/3 passed (0.20)');
     expect(flip('calm-script')).toBe('the judge answered the same transcript differently: criterion 2 pass (0.90) → fail (0.20); the panel member that moved: openai m2, pass (0.90) → fail (0.20)');
+  });
+});
+
+// A single judge's item and a panel's in one report (a merge of runs, src/record/index.ts): where a
+// panel's first cause has a fix that names its members' settings (an answer without a usable score,
+// an HTTP 200 with an error, an answer not read), each is a group with its own fix, never one under
+// the panel's words said of the single judge (docs/judges.md, "Panels").
+describe("a single judge's item and a panel's in one run", () => {
+  const said = (content: string): [string, string] => ['application/json', JSON.stringify({ choices: [{ message: { role: 'assistant', content } }] })];
+  /** Each model's HTTP 200, its content type and body: prose (no usable score), an error in place of an answer, an HTML page; "ok" scores. */
+  const answers: Record<string, [string, string]> = {
+    prose: said('I would rather not give a number.'),
+    error: ['application/json', JSON.stringify({ error: { message: 'Overloaded', type: 'server_error' } })],
+    html: ['text/html', '<html><body>sign in</body></html>'],
+    ok: said('{"rationale": "ok", "score": 0.9}'),
+  };
+  let judgeServer: TestServer;
+  beforeAll(async () => {
+    judgeServer = await startServer([
+      (res, req) => {
+        const [type, body] = answers[(req.body as { model: string }).model] ?? said('');
+        res.writeHead(200, { 'content-type': type });
+        res.end(body);
+      },
+    ]);
+  });
+  afterAll(() => judgeServer.close());
+
+  /** Replays one fixture, with a baseline, against a judge from config.yml. */
+  async function replayOne(label: string, config: JudgeConfig): Promise<RunRecord> {
+    const agentServer = await startAgentServer(() => ({ json: { reply: 'Refunds within 30 days.', route: null } }));
+    const agent = createHttpAgentClient({ ...defaultConfig().agent, url: agentServer.url, start: null, concurrency: 1, retries: 0 });
+    const judge = createConfiguredJudge(config);
+    const regex = { test: async () => ({ kind: 'no_match' as const }), close: async () => undefined };
+    const f: Fixture = { label, message: `${label}?`, persona: null, assertion: { kind: 'judge', criterion: 'The reply is polite', threshold: 0.7 }, file: 'f.yml', line: 1 };
+    const stored = { label, reply: 'Refunds within 30 days.', route: null, verdict: 'pass' as const, acceptedAt: '2026-11-30T10:00:00Z', commit: 'a1b2c3d' };
+    try {
+      return await replay({ fixtures: [f], personas: [], baselines: { fixtures: new Map([[label, stored]]), personas: new Map() } }, { agent, regex, judge }, replayOptions({ judgeModel: 'openai/x' }));
+    } finally {
+      await Promise.all([judge.close(), agent.close()]);
+      await agentServer.close();
+    }
+  }
+
+  /** One run of a single judge's item (`single`) and a panel's of 3 (`panel`, 2 members of `model`): the terminal's group lines and the comment's. */
+  async function both(model: string): Promise<{ terminal: string[]; comment: string[] }> {
+    const config = { ...member(model), baseUrl: judgeServer.url };
+    const run = mergeRecords([await replayOne('single', config), await replayOne('panel', { ...config, panel: [{}, {}, { model: 'ok' }] })]);
+    return {
+      terminal: renderTerminal(run, { color: false }).split('\n').filter((l) => /^ {2}\S/.test(l) && /^ {2}(?:1 of 2|all 2): /.test(l)),
+      comment: renderComment(run, DEFAULT_CONTEXT).split('\n').filter((l) => /^\*\*(?:1 of 2|all 2)\\:/.test(l)),
+    };
+  }
+
+  it('answered without a usable score: the single judge\'s "use a judge model", the panel\'s "(judge.panel, else judge.model)", each its group', async () => {
+    // One group "all 2" said the panel's "(judge.panel, else judge.model)" of the single judge, which has no judge.panel.
+    const { terminal, comment } = await both('prose');
+    expect(terminal).toEqual([
+      `  1 of 2: the judge answered without a usable score: ${JUDGE_NO_SCORE_HINT}`,
+      `  1 of 2: the judge answered without a usable score: ${PANEL_NO_SCORE_HINT}`,
+    ]);
+    expect(comment).toHaveLength(2);
+    expect(comment[0]).toContain(escapeInline('without a usable score: use a judge model that follows the prompt, or an endpoint'));
+    expect(comment[1]).toContain(escapeInline('follows the prompt (judge.panel, else judge.model), or an endpoint'));
+  });
+
+  it("an HTTP 200 with an error: the single judge's judge.model and key, the panel's members' own", async () => {
+    // One group "all 2" said "check those members' models (judge.panel, else judge.model) and those members' apiKeys ..." of the single judge.
+    const { terminal, comment } = await both('error');
+    expect(terminal).toEqual([
+      `  1 of 2: the judge's endpoint answered HTTP 200 with an error in place of an answer: ${JUDGE_ERROR_200_HINT}`,
+      expect.stringMatching(/^ {2}1 of 2: the judge's endpoint answered HTTP 200 with an error in place of an answer \(panel: 2 of 3 members\): read the error the item quotes: check those members' models \(judge\.panel, else judge\.model\) and those members' apiKeys \(judge\.panel, else judge\.apiKey\) at/),
+    ]);
+    expect(comment[0]).toContain(escapeInline('check judge.model and the judge key at the endpoint'));
+    expect(comment[1]).toContain(escapeInline("check those members' models (judge.panel, else judge.model)"));
+  });
+
+  it("an answer that is not JSON: the single judge's judge.baseUrl and log, the panel's members' baseUrl and logs", async () => {
+    // One group "all 2" said "check that the baseUrl of those members (...) ..., and see the judges' logs" of the single judge.
+    const { terminal, comment } = await both('html');
+    expect(terminal).toEqual([
+      "  1 of 2: the judge answered with a body that is not JSON: check that --judge-url (judge.baseUrl) is the API's base URL (an HTML page answers a wrong path), and see the judge's log",
+      "  1 of 2: the judge answered with a body that is not JSON: check that the baseUrl of those members (judge.panel, else --judge-url (judge.baseUrl)) is the API's base URL (an HTML page answers a wrong path), and see the judges' logs",
+    ]);
+    expect(comment[0]).toContain(escapeInline("check that judge-base-url (judge.baseUrl) is the API's base URL"));
+    expect(comment[1]).toContain(escapeInline('check that the baseUrl of those members (judge.panel, else judge-base-url (judge.baseUrl))'));
   });
 });
