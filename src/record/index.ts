@@ -415,7 +415,7 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
   };
   const commits = [...new Set(records.map((r) => r.commit))];
   if (commits.length > 1) {
-    const list = records.map((r, i) => `${shard(i)} at ${r.commit ?? 'an unknown commit'}`).join(', ');
+    const list = listWords(records.map((r, i) => `${shard(i)} at ${r.commit ?? 'an unknown commit'}`));
     throw new UserError(`shards were recorded at different commits: ${list}; merge shards of one run only: download one commit's shard artifacts, as the recipe (${docsUrl('action.md', 'Shards: one suite over a CI matrix')}) does with the pattern agent-replay-results-<commit>-shard-* (a suite in another folder names it before the commit)`);
   }
   sameRepeat(records, shard);
@@ -480,14 +480,14 @@ export function mergeRecords(input: readonly RunRecord[], inputNames: readonly s
     const beside =
       one === undefined
         ? ''
-        : `; ${whole.length === 1 ? `${one.name} is ${one.is}, not a shard` : `${whole.map((w) => `${w.name} (${w.is})`).join(', ')} are no shards`}: give either ${whole.length === 1 ? 'it' : 'them'} or the shard records, not both (${fixes.shardsOnly})`;
+        : `; ${whole.length === 1 ? `${one.name} is ${one.is}, not a shard` : `${listWords(whole.map((w) => `${w.name} (${w.is})`))} are no shards`}: give either ${whole.length === 1 ? 'it' : 'them'} or the shard records, not both (${fixes.shardsOnly})`;
     // A merge of records given different selections is said as what it is, not as a part it replayed.
     const parts = [...reruns].sort((a, b) => a - b).map((i) => {
       const { selection } = records[i] as RunRecord;
       const part = partOf(records[i] as RunRecord) as string;
       return `${names[i] ?? `record ${i + 1}`} ${selection?.rerunOf == null && selection?.only == null ? `is ${part}` : `replayed part of the suite (${fixes.part(part)})`}`;
     });
-    const rerun = parts.length === 0 ? '' : `; ${parts.join(', ')}: a merge does not read a re-run over the run it re-ran; ${fixes.rerunBeside}`;
+    const rerun = parts.length === 0 ? '' : `; ${listWords(parts)}: a merge does not read a re-run over the run it re-ran; ${fixes.rerunBeside}`;
     const suiteless = [...unsuited].map((pair) => {
       const [a, b] = JSON.parse(pair) as [number, number];
       const [x, y] = [records[a] as RunRecord, records[b] as RunRecord];
@@ -637,7 +637,7 @@ function sameRepeat(records: readonly RunRecord[], shard: (i: number) => string)
     seen.changed = seen.changed === null || changed === null ? null : seen.changed + changed;
     bySetting.set(key, seen);
   }
-  const words = [...bySetting.values()].map((s) => `${s.shards.join(', ')} with ${ran ? repeatWords(s.repeat, s.changed) : repeatWords(s.repeat)}`).join('; ');
+  const words = [...bySetting.values()].map((s) => `${listWords(s.shards)} with ${ran ? repeatWords(s.repeat, s.changed) : repeatWords(s.repeat)}`).join('; ');
   const why = ran
     ? "--repeat and --repeat-max change an item's own repeat, which a shard run without them (or with others) keeps: items with their own would be over different numbers of attempts, shown as one run's"
     : "their pass rates would be over different numbers of attempts, shown as one run's";
@@ -971,7 +971,7 @@ function mergedSpend(records: readonly RunRecord[], shard: (i: number) => string
   // the whole run's turns and calls, fewer than were made (docs/semantics.md, "Cost").
   const without = records.flatMap((r, i) => (r.spend === undefined ? [shard(i)] : []));
   if (without.length > 0) {
-    log(`${without.join(', ')} ${without.length === 1 ? 'has' : 'have'} no spend (written by an agent-replay before it was recorded): the merged run says none, as a sum over the others would count fewer agent turns and judge calls than were made; replay ${without.length === 1 ? 'that shard' : 'those shards'} with this agent-replay to have it`);
+    log(`${listWords(without)} ${without.length === 1 ? 'has' : 'have'} no spend (written by an agent-replay before it was recorded): the merged run says none, as a sum over the others would count fewer agent turns and judge calls than were made; replay ${without.length === 1 ? 'that shard' : 'those shards'} with this agent-replay to have it`);
     return {};
   }
   const spend: Partial<Record<keyof Spend, number>> = {};

@@ -297,7 +297,7 @@ describe('mergeRecords with shards', () => {
     // Two of them: each in brackets.
     const onlyB = run([fixture('b')], { selection: { rerunOf: 'r.json', only: null, labels: ['b'] } });
     expect(() => mergeRecords([shardRun(1, 2, ['a']), shardRun(2, 2, ['b']), onlyB, only], ['s1.json', 's2.json', 'b.json', 'a.json'])).toThrow(
-      "; b.json (a run of part of the suite (--rerun r.json)), a.json (a run of part of the suite (--only a*)) are no shards: give either them or the shard records, not both (give the shards' results files only, those run --shard wrote)",
+      "; b.json (a run of part of the suite (--rerun r.json)) and a.json (a run of part of the suite (--only a*)) are no shards: give either them or the shard records, not both (give the shards' results files only, those run --shard wrote)",
     );
   });
 
@@ -325,7 +325,7 @@ describe('mergeRecords with shards', () => {
     const other = { ...shardRun(4, 4, ['d']), commit: 'f'.repeat(40) };
     const a = shardRun(1, 4, ['a']);
     expect(() => mergeRecords([other, a, shardRun(2, 4, ['b']), shardRun(3, 4, ['c'])], ['s4.json', 's1.json', 's2.json', 's3.json'])).toThrow(
-      `shards were recorded at different commits: shard 4/4 (s4.json) at ${'f'.repeat(40)}, shard 1/4 (s1.json) at ${a.commit}, shard 2/4 (s2.json) at ${a.commit}, shard 3/4 (s3.json) at ${a.commit}`,
+      `shards were recorded at different commits: shard 4/4 (s4.json) at ${'f'.repeat(40)}, shard 1/4 (s1.json) at ${a.commit}, shard 2/4 (s2.json) at ${a.commit} and shard 3/4 (s3.json) at ${a.commit}`,
     );
     // Two shards that hold one fixture: each named by its index.
     expect(() => mergeRecords([shardRun(2, 2, ['a', 'b']), shardRun(1, 2, ['b'])], ['two.json', 'one.json'])).toThrow('"b" (shard 2/2 (two.json) and shard 1/2 (one.json))');
@@ -465,7 +465,7 @@ describe('mergeRecords with shards', () => {
     const merged = mergeRecords([only, run([fixture('b'), fixture('c')], { shard: { index: 2, total: 2, suiteHash: SUITE } })]);
     const again = run([fixture('b', { reply: 'again' })], { startedAt: '2026-12-01T10:00:00.000Z', selection: { rerunOf: 'm.json', only: null, labels: ['b'] } });
     expect(() => mergeRecords([merged, again], ['m.json', 'r.json'])).toThrow(
-      'runs overlap: 1 fixture is in more than one run: "b" (the merged run m.json and the run r.json); m.json is a merge of records replayed with different --rerun or --only (or none), 3 items replayed, r.json replayed part of the suite (--rerun m.json): a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)',
+      'runs overlap: 1 fixture is in more than one run: "b" (the merged run m.json and the run r.json); m.json is a merge of records replayed with different --rerun or --only (or none), 3 items replayed and r.json replayed part of the suite (--rerun m.json): a merge does not read a re-run over the run it re-ran; give one record of each run (the run itself, or the re-run alone)',
     );
   });
 
@@ -578,7 +578,7 @@ describe('mergeRecords with shards', () => {
     expect(records[0]?.repeat).toEqual(at3);
     const names = ['s1.json', 's2.json', 's3.json', 's4.json'];
     expect(() => mergeRecords(records, names)).toThrow(
-      'shards were run with different repeats: shard 1/4 (s1.json), shard 2/4 (s2.json) with --repeat 3 (3 attempts an item, 2 to pass); shard 3/4 (s3.json), shard 4/4 (s4.json) with no --repeat (1 attempt an item); their pass rates would be over different numbers of attempts, shown as one run\'s: run every shard with the same --repeat and --repeat-max (the Action\'s repeat and repeat-max inputs), then merge their records',
+      'shards were run with different repeats: shard 1/4 (s1.json) and shard 2/4 (s2.json) with --repeat 3 (3 attempts an item, 2 to pass); shard 3/4 (s3.json) and shard 4/4 (s4.json) with no --repeat (1 attempt an item); their pass rates would be over different numbers of attempts, shown as one run\'s: run every shard with the same --repeat and --repeat-max (the Action\'s repeat and repeat-max inputs), then merge their records',
     );
     // --repeat-max alone differs too: an item could make more attempts in one shard than in another.
     expect(() => mergeRecords([records[0] as RunRecord, { ...(records[1] as RunRecord), repeat: { count: 3, minPass: 2, max: 6, flags: { count: 3, max: 6 } } }], names)).toThrow(
