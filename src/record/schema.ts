@@ -58,6 +58,9 @@ function buildRunRecordSchema() {
     .optional();
   const errorKindSchema = z.enum(['http', 'timeout', 'network', 'invalid_json', 'ended_in_welcome', 'missing_reply', 'agent_error', 'internal']);
 
+  /** A judge's score, or the threshold it is held to: 0..1 (docs/judges.md). */
+  const judgeScore = z.number().min(0).max(1);
+
   const matchModeSchema = z.enum(['exact', 'subset']);
   /** A tool expectation's keys: the persona checks' `expected` has the same (jsonValueSchema is defined below, so read lazily). */
   function toolExpectationShape() {
@@ -81,8 +84,8 @@ function buildRunRecordSchema() {
     assertion: singleAssertionSchema,
     status: verdictSchema,
     detail: z.string(),
-    score: z.number().nullable(),
-    threshold: z.number().nullable(),
+    score: judgeScore.nullable(),
+    threshold: judgeScore.nullable(),
     rationale: z.string().nullable(),
   });
 
@@ -122,7 +125,7 @@ function buildRunRecordSchema() {
     route: routeSchema.nullable(),
     verdict: verdictSchema.nullable(),
     detail: z.string(),
-    score: z.number().nullable(),
+    score: judgeScore.nullable(),
     rationale: z.string().nullable(),
     judgeReused: judgeReuseSchema.nullable().optional(),
     latencyMs: z.number().nonnegative().nullable().optional(),
@@ -239,8 +242,8 @@ function buildRunRecordSchema() {
     // Tool calls of the message turn (docs/traces.md); the schema is defined with the persona turns' below.
     toolCalls: z.lazy(() => z.array(toolCallSchema)).nullable().optional(),
     detail: z.string(),
-    score: z.number().nullable(),
-    threshold: z.number().nullable(),
+    score: judgeScore.nullable(),
+    threshold: judgeScore.nullable(),
     rationale: z.string().nullable(),
     baseline: baselineRecordSchema.nullable(),
     durationMs: z.number().nonnegative(),
@@ -382,8 +385,8 @@ function buildRunRecordSchema() {
       kind: z.literal('criterion'),
       expected: z.string(),
       observed: z.null(),
-      score: z.number().nullable(),
-      threshold: z.number().min(0).max(1),
+      score: judgeScore.nullable(),
+      threshold: judgeScore,
       rationale: z.string().nullable(),
       // Within schema version 1: absent in older records.
       reused: judgeReuseSchema.nullable().optional(),
