@@ -487,7 +487,8 @@ function buildRunRecordSchema() {
     suitePath: z.string().min(1).optional(),
     // Within schema version 1: the suite's config file when it is not config.yml; absent: config.yml (and older records).
     configName: z.enum(CONFIG_NAMES as [string, ...string[]]).optional(),
-    agent: z.strictObject({ host: z.string().nullable(), endpoint: z.string().nullable().optional() }),
+    // endpoint: one written before tokens in a path were hidden is read as it is written now, as a judge's (docs/security.md, "Secrets").
+    agent: z.strictObject({ host: z.string().nullable(), endpoint: z.string().transform(hideEndpointTokens).nullable().optional() }),
     // structured / structuredFallback added within schema version 1: older records have neither.
     // names: within schema version 1, a merge's judges listed (absent for one judge).
     judge: z.strictObject({ name: z.string().nullable(), names: z.array(z.string()).min(2).optional(), structured: z.boolean().optional(), structuredFallback: z.string().optional() }),

@@ -91,6 +91,16 @@ describe('parseRecord', () => {
     expect(wrong('personas.0.checks.0.score', (r) => ((r.personas[0]!.checks[0] as { score: number }).score = 9))).toBe('personas.0.checks.0.score');
   });
 
+  it("an older record's addresses holding a token in their path read as a run writes them now, the agent's as a judge's (docs/security.md)", () => {
+    const token = 'sk-live-4f9aC2b7D1e8F0a3B6c5';
+    const fingerprint = { model: 'openai/m', endpoint: `https://gw.example/key/${token}/v1`, promptVersion: '3', criteria: [{ criterion: 'polite', threshold: 0.7 }] };
+    const older = record([fixture('a', { judgeFingerprint: fingerprint })], { agent: { host: 'shop.example', endpoint: `https://shop.example/hooks/${token}/chat/` } });
+    const read = parseRecord(JSON.stringify(older), 'r.json');
+    expect(read.fixtures[0]?.judgeFingerprint?.endpoint).toBe('https://gw.example/key/***/v1');
+    expect(read.agent.endpoint).toBe('https://shop.example/hooks/***/chat/');
+    expect(JSON.stringify(read)).not.toContain(token);
+  });
+
   it('rejects text that is not JSON, naming the file', () => {
     expect(() => parseRecord('{"schemaVersion": 1,', 'shard.json')).toThrow(RecordError);
     expect(() => parseRecord('{"schemaVersion": 1,', 'shard.json')).toThrow(/^shard\.json: not valid JSON .*the file ends before the record does/);
