@@ -109,13 +109,18 @@ function buildRunRecordSchema() {
   });
 
   // Added within schema version 1: present only on items that ran more than once.
-  const repeatSummarySchema = z.strictObject({
-    count: z.number().int().min(2),
-    minPass: z.number().int().min(1),
-    passed: z.number().int().nonnegative(),
-    flaky: z.boolean(),
-    plan: z.strictObject({ count: z.number().int().min(1), minPass: z.number().int().min(1), max: z.number().int().min(2) }).optional(),
-  });
+  // `max` is kept only when above `count` (docs/results-json.md): one that is not was edited by hand.
+  const maxAboveCount = (r: { count: number; max?: number | undefined }): boolean => r.max === undefined || r.max > r.count;
+  const maxAboveCountError = { error: 'max must be above count', path: ['max'] };
+  const repeatSummarySchema = z
+    .strictObject({
+      count: z.number().int().min(2),
+      minPass: z.number().int().min(1),
+      passed: z.number().int().nonnegative(),
+      flaky: z.boolean(),
+      plan: z.strictObject({ count: z.number().int().min(1), minPass: z.number().int().min(1), max: z.number().int().min(2) }).refine(maxAboveCount, maxAboveCountError).optional(),
+    })
+    .refine((r) => r.passed <= r.count, { error: 'passed must not exceed count', path: ['passed'] });
   const fixtureAttemptSchema = z.strictObject({
     errored: z.boolean(),
     error: z.string().nullable(),
@@ -561,6 +566,7 @@ function buildRunRecordSchema() {
         max: z.number().int().min(2).optional(),
         flags: z.strictObject({ count: z.number().int().min(1).optional(), max: z.number().int().min(1).optional(), changed: z.number().int().nonnegative().optional() }).optional(),
       })
+      .refine(maxAboveCount, maxAboveCountError)
       .optional(),
     // Within schema version 1 (docs/results-json.md): absent when the pull request did not edit the suite, and in older records.
     suiteEdits: z

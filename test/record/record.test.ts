@@ -101,6 +101,15 @@ describe('parseRecord', () => {
     expect(JSON.stringify(read)).not.toContain(token);
   });
 
+  it("refuses a repeat whose max is not above its count, or an item's passes above its attempts, as a value out of its range (docs/results-json.md, `repeat`)", () => {
+    const repeat = { count: 3, minPass: 2, passed: 3, flaky: false, plan: { count: 3, minPass: 2, max: 10 } };
+    const ok = record([fixture('a', { repeat })], { repeat: { count: 3, minPass: 2, max: 10 } });
+    expect(said(serializeRecord(ok))).toBe('');
+    expect(said(serializeRecord({ ...ok, repeat: { count: 3, minPass: 2, max: 3 } }))).toMatch(/repeat\.max: max must be above count/);
+    expect(said(serializeRecord(record([fixture('a', { repeat: { ...repeat, plan: { count: 10, minPass: 2, max: 5 } } })])))).toMatch(/fixtures\.0\.repeat\.plan\.max: max must be above count/);
+    expect(said(serializeRecord(record([fixture('a', { repeat: { ...repeat, passed: 4 } })])))).toMatch(/fixtures\.0\.repeat\.passed: passed must not exceed count/);
+  });
+
   it('rejects text that is not JSON, naming the file', () => {
     expect(() => parseRecord('{"schemaVersion": 1,', 'shard.json')).toThrow(RecordError);
     expect(() => parseRecord('{"schemaVersion": 1,', 'shard.json')).toThrow(/^shard\.json: not valid JSON .*the file ends before the record does/);
