@@ -151,7 +151,9 @@ function namedOnPage(): Set<string> {
 
 describe('results.json, field by field (docs/results-json.md)', () => {
   it('the schema has exactly the fields listed here (a field added or removed is listed, and documented, too)', () => {
-    expect(schemaFields()).toEqual(FIELDS);
+    // In any order: a field moved within its object is no new field.
+    const sorted = (fields: Record<string, string>): Record<string, string> => Object.fromEntries(Object.entries(fields).map(([path, names]) => [path, names.split(' ').sort().join(' ')]));
+    expect(sorted(schemaFields())).toEqual(sorted(FIELDS));
   });
 
   it('docs/results-json.md names every field the schema has', () => {
