@@ -58,6 +58,9 @@ function buildRunRecordSchema() {
     .optional();
   const errorKindSchema = z.enum(['http', 'timeout', 'network', 'invalid_json', 'ended_in_welcome', 'missing_reply', 'agent_error', 'internal']);
 
+  /** A judge's score, or the threshold it is held to: 0..1 (docs/judges.md). */
+  const judgeScore = z.number().min(0).max(1);
+
   const matchModeSchema = z.enum(['exact', 'subset']);
   /** A tool expectation's keys: the persona checks' `expected` has the same (jsonValueSchema is defined below, so read lazily). */
   function toolExpectationShape() {
@@ -81,8 +84,8 @@ function buildRunRecordSchema() {
     assertion: singleAssertionSchema,
     status: verdictSchema,
     detail: z.string(),
-    score: z.number().nullable(),
-    threshold: z.number().nullable(),
+    score: judgeScore.nullable(),
+    threshold: judgeScore.nullable(),
     rationale: z.string().nullable(),
   });
 
@@ -106,13 +109,18 @@ function buildRunRecordSchema() {
   });
 
   // Added within schema version 1: present only on items that ran more than once.
-  const repeatSummarySchema = z.strictObject({
-    count: z.number().int().min(2),
-    minPass: z.number().int().min(1),
-    passed: z.number().int().nonnegative(),
-    flaky: z.boolean(),
-    plan: z.strictObject({ count: z.number().int().min(1), minPass: z.number().int().min(1), max: z.number().int().min(2) }).optional(),
-  });
+  // `max` is kept only when above `count` (docs/results-json.md): one that is not was edited by hand.
+  const maxAboveCount = (r: { count: number; max?: number | undefined }): boolean => r.max === undefined || r.max > r.count;
+  const maxAboveCountError = { error: 'max must be above count', path: ['max'] };
+  const repeatSummarySchema = z
+    .strictObject({
+      count: z.number().int().min(2),
+      minPass: z.number().int().min(1),
+      passed: z.number().int().nonnegative(),
+      flaky: z.boolean(),
+      plan: z.strictObject({ count: z.number().int().min(1), minPass: z.number().int().min(1), max: z.number().int().min(2) }).refine(maxAboveCount, maxAboveCountError).optional(),
+    })
+    .refine((r) => r.passed <= r.count, { error: 'passed must not exceed count', path: ['passed'] });
   const fixtureAttemptSchema = z.strictObject({
     errored: z.boolean(),
     error: z.string().nullable(),
@@ -122,7 +130,7 @@ function buildRunRecordSchema() {
     route: routeSchema.nullable(),
     verdict: verdictSchema.nullable(),
     detail: z.string(),
-    score: z.number().nullable(),
+    score: judgeScore.nullable(),
     rationale: z.string().nullable(),
     judgeReused: judgeReuseSchema.nullable().optional(),
     latencyMs: z.number().nonnegative().nullable().optional(),
@@ -239,8 +247,8 @@ function buildRunRecordSchema() {
     // Tool calls of the message turn (docs/traces.md); the schema is defined with the persona turns' below.
     toolCalls: z.lazy(() => z.array(toolCallSchema)).nullable().optional(),
     detail: z.string(),
-    score: z.number().nullable(),
-    threshold: z.number().nullable(),
+    score: judgeScore.nullable(),
+    threshold: judgeScore.nullable(),
     rationale: z.string().nullable(),
     baseline: baselineRecordSchema.nullable(),
     durationMs: z.number().nonnegative(),
@@ -382,8 +390,8 @@ function buildRunRecordSchema() {
       kind: z.literal('criterion'),
       expected: z.string(),
       observed: z.null(),
-      score: z.number().nullable(),
-      threshold: z.number().min(0).max(1),
+      score: judgeScore.nullable(),
+      threshold: judgeScore,
       rationale: z.string().nullable(),
       // Within schema version 1: absent in older records.
       reused: judgeReuseSchema.nullable().optional(),
@@ -484,7 +492,8 @@ function buildRunRecordSchema() {
     suitePath: z.string().min(1).optional(),
     // Within schema version 1: the suite's config file when it is not config.yml; absent: config.yml (and older records).
     configName: z.enum(CONFIG_NAMES as [string, ...string[]]).optional(),
-    agent: z.strictObject({ host: z.string().nullable(), endpoint: z.string().nullable().optional() }),
+    // endpoint: one written before tokens in a path were hidden is read as it is written now, as a judge's (docs/security.md, "Secrets").
+    agent: z.strictObject({ host: z.string().nullable(), endpoint: z.string().transform(hideEndpointTokens).nullable().optional() }),
     // structured / structuredFallback added within schema version 1: older records have neither.
     // names: within schema version 1, a merge's judges listed (absent for one judge).
     judge: z.strictObject({ name: z.string().nullable(), names: z.array(z.string()).min(2).optional(), structured: z.boolean().optional(), structuredFallback: z.string().optional() }),
@@ -557,6 +566,7 @@ function buildRunRecordSchema() {
         max: z.number().int().min(2).optional(),
         flags: z.strictObject({ count: z.number().int().min(1).optional(), max: z.number().int().min(1).optional(), changed: z.number().int().nonnegative().optional() }).optional(),
       })
+      .refine(maxAboveCount, maxAboveCountError)
       .optional(),
     // Within schema version 1 (docs/results-json.md): absent when the pull request did not edit the suite, and in older records.
     suiteEdits: z

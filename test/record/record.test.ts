@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mergeRecords, parseRecord, readRecord, RecordError, serializeRecord, writeRecord } from '../../src/record/index.js';
 import type { FixtureRecord, Outcome, RunRecord } from '../../src/types.js';
 import { fixtureRecord } from '../support/fixture-record.js';
-import { persona } from '../report/fixtures.js';
+import { check, persona } from '../report/fixtures.js';
 import { jsonValueOffset } from '../../src/suite/json-depth.js';
 import { docsUrl } from '../../src/version.js';
 import { quotedAndSaid } from '../support/troubleshooting.js';
@@ -68,6 +68,46 @@ describe('parseRecord', () => {
     expect(parseRecord(serializeRecord(r), 'r.json').personas[0]?.turns[0]?.usageUnread).toBe(true);
     const wrong = { ...r, personas: [{ ...script, turns: [{ ...turns[0], usageUnread: false }, ...turns.slice(1)] }] };
     expect(() => parseRecord(JSON.stringify(wrong), 'r.json')).toThrow(/personas\.0\.turns\.0\.usageUnread/);
+  });
+
+  it("refuses a judge's score or threshold outside 0..1 (docs/judges.md: scored 0..1) as a value out of its range, by its path", () => {
+    const judged = { assertion: { kind: 'judge' as const, criterion: 'c', threshold: 0.7 }, score: 0.9, threshold: 0.7, rationale: 'ok' };
+    const attempt = { errored: false, error: null, errorKind: null, reply: 'r', meaning: null, route: null, verdict: 'pass' as const, detail: 'd', score: 0.9, rationale: 'ok', durationMs: 1 };
+    const item = fixture('a', { ...judged, checks: [{ ...judged, status: 'pass', detail: 'd' }], attempts: [attempt, attempt], repeat: { count: 2, minPass: 2, passed: 2, flaky: false } });
+    const script = persona('refund');
+    const criterion = check.criterion('helpful', 0.9, 'ok');
+    const ok = record([item], { personas: [{ ...script, checks: [criterion] }] });
+    expect(said(serializeRecord(ok))).toBe('');
+    const wrong = (path: string, edit: (r: RunRecord) => void): string => {
+      const r = structuredClone(ok);
+      edit(r);
+      return said(JSON.stringify(r)).includes(path) ? path : `${path} not named: ${said(JSON.stringify(r))}`;
+    };
+    expect(wrong('fixtures.0.score', (r) => (r.fixtures[0]!.score = 1.5))).toBe('fixtures.0.score');
+    expect(wrong('fixtures.0.threshold', (r) => (r.fixtures[0]!.threshold = 70))).toBe('fixtures.0.threshold');
+    expect(wrong('fixtures.0.attempts.1.score', (r) => (r.fixtures[0]!.attempts![1]!.score = -0.1))).toBe('fixtures.0.attempts.1.score');
+    expect(wrong('fixtures.0.checks.0.score', (r) => (r.fixtures[0]!.checks![0]!.score = 2))).toBe('fixtures.0.checks.0.score');
+    expect(wrong('fixtures.0.checks.0.threshold', (r) => (r.fixtures[0]!.checks![0]!.threshold = 7))).toBe('fixtures.0.checks.0.threshold');
+    expect(wrong('personas.0.checks.0.score', (r) => ((r.personas[0]!.checks[0] as { score: number }).score = 9))).toBe('personas.0.checks.0.score');
+  });
+
+  it("an older record's addresses holding a token in their path read as a run writes them now, the agent's as a judge's (docs/security.md)", () => {
+    const token = 'sk-live-4f9aC2b7D1e8F0a3B6c5';
+    const fingerprint = { model: 'openai/m', endpoint: `https://gw.example/key/${token}/v1`, promptVersion: '3', criteria: [{ criterion: 'polite', threshold: 0.7 }] };
+    const older = record([fixture('a', { judgeFingerprint: fingerprint })], { agent: { host: 'shop.example', endpoint: `https://shop.example/hooks/${token}/chat/` } });
+    const read = parseRecord(JSON.stringify(older), 'r.json');
+    expect(read.fixtures[0]?.judgeFingerprint?.endpoint).toBe('https://gw.example/key/***/v1');
+    expect(read.agent.endpoint).toBe('https://shop.example/hooks/***/chat/');
+    expect(JSON.stringify(read)).not.toContain(token);
+  });
+
+  it("refuses a repeat whose max is not above its count, or an item's passes above its attempts, as a value out of its range (docs/results-json.md, `repeat`)", () => {
+    const repeat = { count: 3, minPass: 2, passed: 3, flaky: false, plan: { count: 3, minPass: 2, max: 10 } };
+    const ok = record([fixture('a', { repeat })], { repeat: { count: 3, minPass: 2, max: 10 } });
+    expect(said(serializeRecord(ok))).toBe('');
+    expect(said(serializeRecord({ ...ok, repeat: { count: 3, minPass: 2, max: 3 } }))).toMatch(/repeat\.max: max must be above count/);
+    expect(said(serializeRecord(record([fixture('a', { repeat: { ...repeat, plan: { count: 10, minPass: 2, max: 5 } } })])))).toMatch(/fixtures\.0\.repeat\.plan\.max: max must be above count/);
+    expect(said(serializeRecord(record([fixture('a', { repeat: { ...repeat, passed: 4 } })])))).toMatch(/fixtures\.0\.repeat\.passed: passed must not exceed count/);
   });
 
   it('rejects text that is not JSON, naming the file', () => {
