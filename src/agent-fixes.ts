@@ -3,6 +3,8 @@
 // causes (src/evaluate/causes.ts, which may not import agent/) say each fix in the same words.
 
 /** An agent that took the connection and closed it before any answer, or with a body of another length than its header says. */
+/** An agent that answered and whose connection closed mid-answer (its answer broke off before its end): not retried, as it had the turn. */
+export const BROKE_OFF_FIX = "the agent answered and its connection closed mid-answer: see the agent's log for a crash while it answered, or a proxy or load balancer in front of it that cuts a long answer (an idle timeout on a stream); not retried, as the agent had the turn";
 export const CLOSED_FIX = "see the agent's log for a crash on the request, or a proxy in front of it that closes connections";
 
 /** An answer whose headers are over the size read. */

@@ -6,7 +6,7 @@
 // observed and the setting to check. Pure: data in, data out.
 
 import type { Check, ErrorKind, PersonaErrorKind } from '../types.js';
-import { CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
+import { BROKE_OFF_FIX, CLOSED_FIX, HEADERS_FIX, NOT_HTTP_FIX } from '../agent-fixes.js';
 import { tlsAlert, tlsAlertFix, tlsAlertText } from '../tls-alert.js';
 import { proxyCertificateFix, tlsProblem } from '../tls-certificate.js';
 import { proxyPlainHttpFix } from '../tls-plain.js';
@@ -377,6 +377,11 @@ function errorCause(errorKind: string, error: string, endpoint: string | null, a
     // connection it closed): the fix is the proxy's, not agent.url (docs/configuration.md, "Behind a proxy").
     const failedProxy = proxyFaultCause(text, `on the way to ${at(endpoint)}`, url, file);
     if (failedProxy !== null) return failedProxy;
+    // The agent answered and its body broke off before its end (src/agent/http-client.ts): reached,
+    // so not "could not reach"; not retried, as the agent had the turn (docs/troubleshooting.md, "The agent").
+    if (/the agent's answer \(HTTP \d{3}\) broke off before its end/.test(text)) {
+      return { key: `broke-off:${url}`, what: `the answer of ${at(endpoint)} broke off before its end`, hint: BROKE_OFF_FIX };
+    }
     // A certificate Node refused: the message says what is wrong and the fix (src/http/tls.ts).
     const tls = /the agent's TLS certificate is refused, after [^:]+: (.+?) \(([A-Z_]+)\); (.+)$/.exec(text);
     if (tls) {
