@@ -400,7 +400,7 @@ function buildRunRecordSchema() {
     }),
   ]);
 
-  const personaErrorKindSchema = z.union([errorKindSchema, z.enum(['invalid_response', 'unmocked_tool', 'agent_error'])]);
+  const personaErrorKindSchema = z.union([errorKindSchema, z.enum(['invalid_response', 'unmocked_tool'])]);
 
   const personaBaselineRecordSchema = personaBaselineSchema.extend({ label: labelSchema });
 
