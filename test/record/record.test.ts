@@ -508,9 +508,9 @@ describe('mergeRecords', () => {
     const a = record([fixture('a')]);
     const b = record([fixture('b')], { commit: 'b'.repeat(40) });
     expect(() => mergeRecords([a, b], ['a.json', 'b.json'])).toThrow(
-      `shards were recorded at different commits: the run a.json at ${'a'.repeat(40)}, the run b.json at ${'b'.repeat(40)}; merge shards of one run only: download one commit's shard artifacts, as the recipe (${docsUrl('action.md', 'Shards: one suite over a CI matrix')}) does with the pattern agent-replay-results-<commit>-shard-* (a suite in another folder names it before the commit)`,
+      `shards were recorded at different commits: the run a.json at ${'a'.repeat(40)} and the run b.json at ${'b'.repeat(40)}; merge shards of one run only: download one commit's shard artifacts, as the recipe (${docsUrl('action.md', 'Shards: one suite over a CI matrix')}) does with the pattern agent-replay-results-<commit>-shard-* (a suite in another folder names it before the commit)`,
     );
-    expect(() => mergeRecords([a, record([fixture('c')], { commit: null })])).toThrow(/: record 1 at a{40}, record 2 at an unknown commit;/);
+    expect(() => mergeRecords([a, record([fixture('c')], { commit: null })])).toThrow(/: record 1 at a{40} and record 2 at an unknown commit;/);
   });
 
   it('rejects overlapping shards, listing every fixture that is in two', () => {
