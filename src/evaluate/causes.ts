@@ -1008,8 +1008,10 @@ function panelCause(panel: PanelCounts, file: string, answeredIn: AnsweredIn = n
   if (panel.noScore > 0) {
     // Members of another provider alone (none untold): their models in judge.panel alone; the hint of more is true of any (Cause.apart).
     const other = panel.noScore === panel.members.filter(answeredNoScore).length && othersAll(answeredNoScore);
-    const hint = other ? ofOwn(PANEL_NO_SCORE_HINT) : PANEL_NO_SCORE_HINT;
-    kinds.push({ cause: { ...panelNoScoreCause(), hint, apart: PANEL_NO_SCORE_HINT }, members: { n: panel.noScore, words: 'that answered without a usable score' }, fix: { one: hint, more: hint, apart: PANEL_NO_SCORE_HINT } });
+    // Of 1, "a judge model that follows the prompt"; of 2 or more, each its own model and endpoint, "judge models that follow the prompt" (PANEL_NO_SCORE_HINTS).
+    const of = (hint: string): string => (other ? ofOwn(hint) : hint);
+    const fix = { one: of(PANEL_NO_SCORE_HINT), more: of(PANEL_NO_SCORE_HINTS), apart: PANEL_NO_SCORE_HINTS };
+    kinds.push({ cause: { ...panelNoScoreCause(), hint: ofCount(fix, panel.noScore), apart: PANEL_NO_SCORE_HINTS }, members: { n: panel.noScore, words: 'that answered without a usable score' }, fix });
   }
   for (const [key, n] of countBy(panel.unread.map((c) => c.cause.key))) {
     const { cause, reason: r } = panel.unread.find((c) => c.cause.key === key) as { cause: Cause; reason: string };
@@ -1537,8 +1539,11 @@ export const SIMULATOR_UNFOLLOWED_HINT = `use a simulator model (simulator.model
 
 export const JUDGE_NO_SCORE_HINT = `use a judge model that follows the prompt, or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')})`;
 
-/** JUDGE_NO_SCORE_HINT of a panel's members: each member's model is its own (docs/judges.md, "Panels"), as the cut members' fix says it (panelCutHint). */
+/** JUDGE_NO_SCORE_HINT of a panel's member: its model is its own (docs/judges.md, "Panels"), as the cut members' fix says it (panelCutHint). */
 export const PANEL_NO_SCORE_HINT = JUDGE_NO_SCORE_HINT.replace('follows the prompt,', 'follows the prompt (judge.panel, else judge.model),');
+
+/** PANEL_NO_SCORE_HINT of 2 or more of a panel's members, each its own model and endpoint: "use judge models that follow the prompt (...), or endpoints" (PANEL_CUT_HINT). */
+export const PANEL_NO_SCORE_HINTS = PANEL_NO_SCORE_HINT.replace('a judge model that follows the prompt', 'judge models that follow the prompt').replace('or an endpoint', 'or endpoints');
 
 /** How a client's reason that says the model answered without a usable score begins (isNoScoreReason). */
 const NO_SCORE_WORDS = '(?:no usable score in output|score .*? is (?:not a number|outside \\[0,1\\])|the answer (?:gives \\d+ different scores|names "score" twice)|unexpected response: |the judge model declined: )';

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConfiguredJudge, createJudge, createPanelJudge } from '../../src/judge/index.js';
 import { judgeGaveNoVerdict, judgeOutcome, panelVerdict } from '../../src/assertions/judge.js';
-import { CALL_FAILED_HINT, CALL_FAILED_HINTS, causeOf, JUDGE_CUT_HINT, JUDGE_ERROR_200_HINT, JUDGE_NO_SCORE_HINT, PANEL_NO_SCORE_HINT } from '../../src/evaluate/causes.js';
+import { CALL_FAILED_HINT, CALL_FAILED_HINTS, causeOf, JUDGE_CUT_HINT, JUDGE_ERROR_200_HINT, JUDGE_NO_SCORE_HINT, PANEL_NO_SCORE_HINT, PANEL_NO_SCORE_HINTS } from '../../src/evaluate/causes.js';
 import type { JudgeConfig } from '../../src/config.js';
 import type { Judge, PanelMember } from '../../src/types.js';
 import type { TestServer } from './server.js';
@@ -406,7 +406,7 @@ describe("a panel's members cut at their token limit: the cause gives the limit'
       key: 'judge:no-score:panel:panel-cut',
       what: 'the judge answered without a usable score',
       hint: `${PANEL_NO_SCORE_HINT}; for the 1 cut at the token limit: ${oneCutFix}`,
-      apart: `${PANEL_NO_SCORE_HINT}; for those cut at the token limit: ${panelCutFix}`,
+      apart: `${PANEL_NO_SCORE_HINTS}; for those cut at the token limit: ${panelCutFix}`,
     });
     const h = await judged(3, 'split LHP');
     expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: h.detail }, null)).toEqual({
@@ -423,7 +423,7 @@ describe("a panel's members cut at their token limit: the cause gives the limit'
       key: 'judge:503:panel-no-score',
       what: 'judge unreachable: HTTP 503',
       hint: `the judge's endpoint failed: see its status or log, and run it again; for the 1 that answered without a usable score: ${PANEL_NO_SCORE_HINT}`,
-      apart: `the judges' endpoints failed: see their statuses or logs, and run it again; for those that answered without a usable score: ${PANEL_NO_SCORE_HINT}`,
+      apart: `the judges' endpoints failed: see their statuses or logs, and run it again; for those that answered without a usable score: ${PANEL_NO_SCORE_HINTS}`,
     });
     // All three ways: each fix once, the panel's own first.
     const five = await judged(5, 'split HULPP');
@@ -608,11 +608,11 @@ describe("a single judge's item and a panel's in one run", () => {
     const { terminal, comment } = await both('prose');
     expect(terminal).toEqual([
       `  1 of 2: the judge answered without a usable score: ${JUDGE_NO_SCORE_HINT}`,
-      `  1 of 2: the judge answered without a usable score: ${PANEL_NO_SCORE_HINT}`,
+      `  1 of 2: the judge answered without a usable score: ${PANEL_NO_SCORE_HINTS}`,
     ]);
     expect(comment).toHaveLength(2);
     expect(comment[0]).toContain(escapeInline('without a usable score: use a judge model that follows the prompt, or an endpoint'));
-    expect(comment[1]).toContain(escapeInline('follows the prompt (judge.panel, else judge.model), or an endpoint'));
+    expect(comment[1]).toContain(escapeInline('use judge models that follow the prompt (judge.panel, else judge.model), or endpoints'));
   });
 
   it("an HTTP 200 with an error: the single judge's judge.model and key, the panel's members' own", async () => {
