@@ -320,6 +320,31 @@ describe("a panel's members' fix names their own settings, else the judge's (doc
     expect(groups([judge, members], URL_).map(([, , labels]) => labels)).toEqual([['a', 'b']]);
   });
 
+  it("a merge's judges each read their own calls (their fingerprints' model and address): a judge that answered none is never told it answered other calls", () => {
+    const closed = 'the connection to 127.0.0.1:9 was closed without an answer (ECONNRESET)';
+    const fp = (model: string, endpoint: string): Pick<FixtureRecord, 'judgeFingerprint'> => ({ judgeFingerprint: { model, endpoint, promptVersion: '1', criteria: [{ criterion: 'c', threshold: 0.7 }] } });
+    const a = { model: 'openai/gpt-4o-mini', at: 'http://127.0.0.1:9' };
+    const p = { model: 'panel: openai/x, openai/x, openai/x', at: 'http://127.0.0.1:9, http://127.0.0.1:9, http://127.0.0.1:9' };
+    const scored = (label: string, j: { model: string; at: string }): FixtureRecord => fixture(label, { verdict: 'pass', ...fp(j.model, j.at) });
+    const one = (label: string, j: { model: string; at: string }): FixtureRecord => fixture(label, { verdict: 'not_evaluated', detail: `judge unreachable: ${closed}`, ...fp(j.model, j.at) });
+    const members = (label: string): FixtureRecord => fixture(label, { verdict: 'not_evaluated', detail: `judge unreachable: panel: 2 of 3 members gave no usable score (2 usable needed): m0: ${closed}; m1: ${closed}`, ...fp(p.model, p.at) });
+    const log = "see the judge's log for a crash on the request, or a proxy in front of it that closes connections";
+    const again = /^the judge answered other calls of this run, so /;
+    // Only the panel answered: the single judge's own fix (it read "the judge answered other calls of this run").
+    expect(groups([scored('p', p), one('a', a)], URL_)).toEqual([[`judge unreachable: ${closed}`, log, ['a']]]);
+    // The same model at another address is another judge.
+    expect(groups([scored('b', { ...a, at: 'http://127.0.0.1:8' }), one('a', a)], URL_)[0]?.[1]).toBe(log);
+    // Two single judges, one that answered and one that did not, and a panel that answered none: each a group with its own fix.
+    const b = { model: 'openai/gpt-4o', at: 'http://127.0.0.1:9' };
+    const found = groups([scored('ok', a), one('a', a), one('b', b), members('c')], URL_);
+    // b and c under the fix of both, said in the plural as of the panel's 2 members (Cause.apart).
+    expect(found.map(([, hint, labels]) => [hint?.replace(/:.*$/, ''), labels])).toEqual([
+      ["see the judges' logs for a crash on the requests, or a proxy in front of them that closes connections", ['b', 'c']],
+      ['the judge answered other calls of this run, so judge-base-url (judge.baseUrl), judge.model and the judge key work', ['a']],
+    ]);
+    expect(found[1]?.[1]).toMatch(again);
+  });
+
   it('an HTTP 200 with an error, no usable score, an answer not read: the members\' model, key and address', () => {
     expect(rendered([panel('a', [down, error200])]).cause).toContain(
       "; for the 1 that answered HTTP 200 with an error: read the error the item quotes: check that member's model (judge.panel, else judge.model) and that member's apiKey (judge.panel, else judge.apiKey) at the endpoint",

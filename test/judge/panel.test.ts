@@ -3,14 +3,14 @@
 // majority of usable scores, the score is the median of the usable ones.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConfiguredJudge, createJudge, createPanelJudge } from '../../src/judge/index.js';
+import { createConfiguredJudge, createJudge, createPanelJudge, judgeEndpointOf, judgeModelOf } from '../../src/judge/index.js';
 import { judgeGaveNoVerdict, judgeOutcome, panelVerdict } from '../../src/assertions/judge.js';
 import { CALL_FAILED_HINT, CALL_FAILED_HINTS, causeOf, JUDGE_CUT_HINT, JUDGE_ERROR_200_HINT, JUDGE_NO_SCORE_HINT, PANEL_NO_SCORE_HINT, PANEL_NO_SCORE_HINTS } from '../../src/evaluate/causes.js';
 import type { JudgeConfig } from '../../src/config.js';
 import type { Judge, PanelMember } from '../../src/types.js';
 import type { TestServer } from './server.js';
 import { panelAnswer, startPanelJudge } from './panel-server.js';
-import { startServer } from './server.js';
+import { hangUp, startServer } from './server.js';
 import { createHttpAgentClient } from '../../src/agent/index.js';
 import { defaultConfig } from '../../src/config.js';
 import { judgeAcrossAttempts, judgeFlip } from '../../src/evaluate/judge-flip.js';
@@ -635,5 +635,57 @@ describe("a single judge's item and a panel's in one run", () => {
     ]);
     expect(comment[0]).toContain(escapeInline("check that judge-base-url (judge.baseUrl) is the API's base URL"));
     expect(comment[1]).toContain(escapeInline('check that the baseUrl of those members (judge.panel, else judge-base-url (judge.baseUrl))'));
+  });
+});
+
+// A merge of shards (src/record/index.ts) one judged by a single judge and one by a panel: a judge's
+// evidence that it answered other calls of the run is its own calls' (its fingerprint's model and
+// address), never the panel's, so a single judge that answered none is not told to run it again.
+describe("a single judge's dropped connection in a merge with a panel's shard", () => {
+  const DROP = 'The reply says when refunds are due';
+  let judgeServer: TestServer;
+  beforeAll(async () => {
+    // Closes the connection of a request about DROP without an answer; scores every other.
+    judgeServer = await startServer([
+      (res, req) => {
+        if (JSON.stringify(req.body).includes(DROP)) return hangUp(res, req);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: '{"rationale": "ok", "score": 0.9}' } }] }));
+      },
+    ]);
+  });
+  afterAll(() => judgeServer.close());
+
+  /** A shard: its fixtures (label and criterion), judged by `config` as a run names it (judgeModelOf, judgeEndpointOf: src/engine.ts). */
+  async function shard(config: JudgeConfig, fixtures: [string, string][]): Promise<RunRecord> {
+    const agentServer = await startAgentServer(() => ({ json: { reply: 'Refunds within 30 days.', route: null } }));
+    const agent = createHttpAgentClient({ ...defaultConfig().agent, url: agentServer.url, start: null, concurrency: 1, retries: 0 });
+    const judge = createConfiguredJudge(config);
+    const regex = { test: async () => ({ kind: 'no_match' as const }), close: async () => undefined };
+    const fs: Fixture[] = fixtures.map(([label, criterion]) => ({ label, message: `${label}?`, persona: null, assertion: { kind: 'judge', criterion, threshold: 0.7 }, file: 'f.yml', line: 1 }));
+    try {
+      return await replay({ fixtures: fs, personas: [], baselines: NO_BASELINES }, { agent, regex, judge }, replayOptions({ judgeModel: judgeModelOf(config), judgeEndpoint: judgeEndpointOf(config) }));
+    } finally {
+      await Promise.all([judge.close(), agent.close()]);
+      await agentServer.close();
+    }
+  }
+
+  /** The terminal's cause line of a merge of these shards. */
+  const causeLineOf = (run: RunRecord): string | undefined => renderTerminal(run, { color: false }).split('\n').find((l) => l.startsWith('  cause: '));
+
+  it('one that answered no call is told to see its log, not that it answered other calls; one that did, to run it again', async () => {
+    const single = { ...member('gpt-4o-mini'), baseUrl: judgeServer.url };
+    const panel = await shard({ ...single, model: 'x', panel: [{}, {}, {}] }, [['scored', 'The reply is polite']]);
+    expect(panel.fixtures[0]?.verdict).toBe('pass');
+    const dropped = await shard(single, [['dropped', DROP]]);
+    expect(dropped.fixtures[0]?.detail).toMatch(/^judge unreachable: .*closed/);
+    // It read "the judge answered other calls of this run, so ... work: ... run it again": the panel's answer, said of the single judge.
+    const merged = mergeRecords([dropped, panel]);
+    expect(causeLineOf(merged)).toMatch(/^ {2}cause: judge unreachable: .*: see the judge's log for a crash on the request, or a proxy in front of it that closes connections$/);
+    expect(renderComment(merged, DEFAULT_CONTEXT)).not.toContain('answered other calls');
+    // The same judge that scored another item of its shard: its own answer, run it again.
+    const answered = mergeRecords([await shard(single, [['dropped', DROP], ['polite', 'The reply is polite']]), panel]);
+    expect(causeLineOf(answered)).toMatch(/: the judge answered other calls of this run, so .* work: .*: run it again, and lower judge\.concurrency if it recurs$/);
   });
 });
