@@ -17,7 +17,7 @@ import { docsUrl } from '../version.js';
 import { cliWords, cliWordsOf } from '../report/terminal.js';
 import { criterionShown } from '../report/persona.js';
 import { NEW_CONFIG_NAME } from '../suite/config-names.js';
-import { CALL_FAILED_HINT, CALL_FAILED_HINTS, causeLine, JUDGE_CUT_HINT, judgeFixes, JUDGE_NO_SCORE_HINT, judgeReasonCause, PANEL_CUT_HINT, PANEL_NO_SCORE_HINT } from '../evaluate/index.js';
+import { CALL_FAILED_HINT, CALL_FAILED_HINTS, causeLine, JUDGE_CUT_HINT, judgeFixes, JUDGE_NO_SCORE_HINT, judgeReasonCause, PANEL_CUT_HINT, PANEL_NO_SCORE_HINT, PANEL_NO_SCORE_HINTS } from '../evaluate/index.js';
 import { mostShared, sharedLine } from '../report/cause-details.js';
 import { unmeasured, type Calibration } from './schema.js';
 import { FAILED_BY_ATTEMPTS, SINGLE_JUDGE_CONTRADICTION } from './plan.js';
@@ -218,7 +218,7 @@ function noScoreLine(c: Calibration): string | null {
 }
 
 /** The model's fixes first (its prompt-following, its token limit), then agent-replay's own, then any other (the judge's address) in the order met; a panel's members' each as said of more of them. */
-const FIX_ORDER = [JUDGE_NO_SCORE_HINT, PANEL_NO_SCORE_HINT, JUDGE_CUT_HINT, PANEL_CUT_HINT, CALL_FAILED_HINT, CALL_FAILED_HINTS];
+const FIX_ORDER = [JUDGE_NO_SCORE_HINT, PANEL_NO_SCORE_HINT, PANEL_NO_SCORE_HINTS, JUDGE_CUT_HINT, PANEL_CUT_HINT, CALL_FAILED_HINT, CALL_FAILED_HINTS];
 
 /**
  * The fixes a run's causes give the unusable answers listed (src/evaluate/causes.ts, judgeFixes:

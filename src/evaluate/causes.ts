@@ -51,13 +51,48 @@ type MeaningBy = { by: string | null };
  * dropped is then a passing fault, not a setting to check (downHint).
  */
 export interface ModelsAnswered {
+  /** Any judge (a single judge or a panel) answered a call of the run. */
   judge: boolean;
+  /** Which judges did, as their items' fingerprints name them (judgeIdOf): read for an item whose own judge its fingerprint names; absent, `judge` is read. */
+  judges?: JudgesAnswered;
   simulator: boolean;
   /** The meaning judge (docs/meaning.md): a meaning it decided, on any item, turn or attempt of the run. */
   meaning: boolean;
 }
 
 const NONE_ANSWERED: ModelsAnswered = { judge: false, simulator: false, meaning: false };
+
+/**
+ * The judges that answered calls of a run (modelsAnsweredInRun), by the model their items'
+ * fingerprints name ("openai/gpt-4o-mini"; a panel's "panel: openai/a, openai/b", judgeModelOf in
+ * src/judge/panel.ts), each with the addresses it answered at (undefined: a record from before
+ * fingerprints kept them). A merge's shards each keep their own judge's: a single judge of one and a
+ * panel of another are two judges. `unnamed`: one answered whose item names no judge, so any may have.
+ */
+interface JudgesAnswered {
+  byModel: Map<string, Set<string | undefined>>;
+  unnamed: boolean;
+}
+
+/** An item's judge as its fingerprint names it (src/evaluate/definition.ts): its model and, when the record keeps it, its address; null when it names none. */
+function judgeIdOf(item: CauseItem): { model: string; endpoint: string | undefined } | null {
+  const fp = item.judgeFingerprint as { model?: unknown; endpoint?: unknown } | null | undefined;
+  if (fp == null || typeof fp.model !== 'string') return null;
+  return { model: fp.model, endpoint: typeof fp.endpoint === 'string' ? fp.endpoint : undefined };
+}
+
+/**
+ * Did this item's own judge answer a call of the run: one of the same model at the same address
+ * (either unknown in an older record: the model alone). Any judge's answer counts only when the
+ * item names no judge, or one that answered names none: which judge answered is then not known.
+ */
+function ownJudgeAnswered(item: CauseItem, models: ModelsAnswered): boolean {
+  const judges = models.judges;
+  const id = judges === undefined || judges.unnamed ? null : judgeIdOf(item);
+  if (judges === undefined || id === null) return models.judge;
+  const at = judges.byModel.get(id.model);
+  return at !== undefined && (id.endpoint === undefined || at.has(undefined) || at.has(id.endpoint));
+}
 
 /**
  * Where a model client answered other calls (downHint): this run's, or this calibration's
@@ -891,7 +926,9 @@ function judgeDown(file: string, reason: string, first?: string, own?: readonly 
   if (proxy !== null) return proxy;
   const hint = downHint(status, first ?? reason, s, answeredIn, file);
   // Without a status, its fix tells the failures apart (a refused connection, a host that did not resolve): one group each, never one under another's fix.
-  return { key: status ? `judge:${status}` : `judge:unreachable:${unreachedKind(first ?? reason, JUDGE_SETTINGS, file)}`, what, hint };
+  // A connection closed by a judge that answered other calls (run it again) and one by a judge that did not (its log): two (a merge's shards, each its judge).
+  const told = status === undefined && answeredIn !== null && hint !== unreachedKind(first ?? reason, s, file) ? ':answered' : '';
+  return { key: status ? `judge:${status}` : `judge:unreachable:${unreachedKind(first ?? reason, JUDGE_SETTINGS, file)}${told}`, what, hint };
 }
 
 /**
@@ -926,7 +963,7 @@ function panelNoScoreCause(): Cause {
  */
 function judgeCause(kind: string, reason: string, answeredIn: AnsweredIn, file: string): JudgeCause {
   const panel = panelCounts(reason, kind);
-  if (panel !== null) return panelCause(panel, file, answeredIn);
+  if (panel !== null) return panelCause(panel, file);
   // Something answered at the judge's address and not in a form read (not HTTP, an answer that did
   // not end): "judge gave no usable answer: the judge at ... gave ..." since 2026-12-06, "judge
   // unreachable: ..." before; one cause either way.
@@ -949,10 +986,10 @@ function judgeCause(kind: string, reason: string, answeredIn: AnsweredIn, file: 
  * coding not read, ...), those that answered HTTP 200 with an error; the first is the panel's, and
  * the fix of each other kind follows, "; for the 1 that answered HTTP 200 with an error: ...".
  * Members cut at their token limit, and requests agent-replay could not make, are added after
- * (withPanelCut, withPanelCallsFailed). `answeredIn`: the run's evidence, which changes a single
- * judge's fix of a connection closed, never the members' (each their own): their key is told from a single judge's by it too.
+ * (withPanelCut, withPanelCallsFailed). No run's evidence: it changes a single judge's fix of a
+ * connection closed (and that cause's key, judgeDown), never the members' (each their own).
  */
-function panelCause(panel: PanelCounts, file: string, answeredIn: AnsweredIn = null): JudgeCause {
+function panelCause(panel: PanelCounts, file: string): JudgeCause {
   const { reason } = panel;
   // Each kind's cause, and its fix said of its members (memberSettings: their own settings, else the judge's), of 1 and of more.
   const kinds: { cause: Cause; members: { n: number; words: ByCount }; fix: ByCount }[] = [];
@@ -1002,9 +1039,8 @@ function panelCause(panel: PanelCounts, file: string, answeredIn: AnsweredIn = n
           ? { ...judged, what: `judge unreachable: their TLS certificates are refused: ${refused.what} (${refused.code})` }
           : judged;
     const own = ofMembers(n, (s) => judgeDown(file, reason, first, panel.own, said, null, keyed(head, s)).hint ?? settingsFix(s), head?.other);
-    // A single judge's fix in this run: one that answered other calls and dropped a connection is told to run again (downHint), a member never.
-    const single = answeredIn === null ? judged.hint : judgeDown(file, reason, first, panel.own, said, answeredIn).hint;
-    kinds.push({ cause: own.on(down, single), members: { n: panel.unreachable, words: 'not reached' }, fix: own.fix });
+    // Against a single judge's fix without that evidence: one told to run again (it answered other calls) has a key of its own (judgeDown), a member never is.
+    kinds.push({ cause: own.on(down), members: { n: panel.unreachable, words: 'not reached' }, fix: own.fix });
     for (const [hint, way] of others) {
       const fix = ofMembers(way.n, (s) => downHint(way.status, way.text, keyed(way, s), null, file), way.other);
       kinds.push({ cause: { key: `judge:${way.key}`, what: down.what, hint }, members: { n: way.n, words: { one: `not reached (${ofCount(way.said, 1)})`, more: `not reached (${ofCount(way.said, 2)})` } }, fix: fix.fix });
@@ -1013,8 +1049,10 @@ function panelCause(panel: PanelCounts, file: string, answeredIn: AnsweredIn = n
   if (panel.noScore > 0) {
     // Members of another provider alone (none untold): their models in judge.panel alone; the hint of more is true of any (Cause.apart).
     const other = panel.noScore === panel.members.filter(answeredNoScore).length && othersAll(answeredNoScore);
-    const hint = other ? ofOwn(PANEL_NO_SCORE_HINT) : PANEL_NO_SCORE_HINT;
-    kinds.push({ cause: { ...panelNoScoreCause(), hint, apart: PANEL_NO_SCORE_HINT }, members: { n: panel.noScore, words: 'that answered without a usable score' }, fix: { one: hint, more: hint, apart: PANEL_NO_SCORE_HINT } });
+    // Of 1, "a judge model that follows the prompt"; of 2 or more, each its own model and endpoint, "judge models that follow the prompt" (PANEL_NO_SCORE_HINTS).
+    const of = (hint: string): string => (other ? ofOwn(hint) : hint);
+    const fix = { one: of(PANEL_NO_SCORE_HINT), more: of(PANEL_NO_SCORE_HINTS), apart: PANEL_NO_SCORE_HINTS };
+    kinds.push({ cause: { ...panelNoScoreCause(), hint: ofCount(fix, panel.noScore), apart: PANEL_NO_SCORE_HINTS }, members: { n: panel.noScore, words: 'that answered without a usable score' }, fix });
   }
   for (const [key, n] of countBy(panel.unread.map((c) => c.cause.key))) {
     const { cause, reason: r } = panel.unread.find((c) => c.cause.key === key) as { cause: Cause; reason: string };
@@ -1542,8 +1580,11 @@ export const SIMULATOR_UNFOLLOWED_HINT = `use a simulator model (simulator.model
 
 export const JUDGE_NO_SCORE_HINT = `use a judge model that follows the prompt, or an endpoint with structured output (${docsUrl('judges.md', 'Structured output and its fallback')})`;
 
-/** JUDGE_NO_SCORE_HINT of a panel's members: each member's model is its own (docs/judges.md, "Panels"), as the cut members' fix says it (panelCutHint). */
+/** JUDGE_NO_SCORE_HINT of a panel's member: its model is its own (docs/judges.md, "Panels"), as the cut members' fix says it (panelCutHint). */
 export const PANEL_NO_SCORE_HINT = JUDGE_NO_SCORE_HINT.replace('follows the prompt,', 'follows the prompt (judge.panel, else judge.model),');
+
+/** PANEL_NO_SCORE_HINT of 2 or more of a panel's members, each its own model and endpoint: "use judge models that follow the prompt (...), or endpoints" (PANEL_CUT_HINT). */
+export const PANEL_NO_SCORE_HINTS = PANEL_NO_SCORE_HINT.replace('a judge model that follows the prompt', 'judge models that follow the prompt').replace('or an endpoint', 'or endpoints');
 
 /** How a client's reason that says the model answered without a usable score begins (isNoScoreReason). */
 const NO_SCORE_WORDS = '(?:no usable score in output|score .*? is (?:not a number|outside \\[0,1\\])|the answer (?:gives \\d+ different scores|names "score" twice)|unexpected response: |the judge model declined: )';
@@ -1584,7 +1625,8 @@ export function causeOf(item: CauseItem, endpoint: string | null, answered = fal
   if (item.errored) return errorCause(item.errorKind ?? 'internal', item.error ?? 'the replay did not complete', endpoint, answered, item.errorAddress ?? null, file);
   if (item.verdict !== 'not_evaluated') return null;
   const check = item.checks?.find((c) => c.status === 'not_evaluated');
-  const own = { ...models, simulator: models.simulator || simulatorAnswered(item) };
+  // The item's own judge, never another's of the run (a merge's panel for a single judge): its fix says that judge answered other calls.
+  const own = { ...models, judge: ownJudgeAnswered(item, models), simulator: models.simulator || simulatorAnswered(item) };
   return notEvaluatedCause(check?.detail ?? item.detail ?? 'the check did not run', spansCame, own, file);
 }
 
@@ -1596,7 +1638,16 @@ export function causeOf(item: CauseItem, endpoint: string | null, answered = fal
  * reused came from an earlier call of the same run).
  */
 export function modelsAnsweredInRun(items: readonly CauseItem[]): ModelsAnswered {
-  return { judge: items.some(judgeAnswered), simulator: items.some(simulatorAnswered), meaning: items.some(meaningJudged) };
+  const judges: JudgesAnswered = { byModel: new Map(), unnamed: false };
+  let judge = false;
+  for (const item of items) {
+    if (!judgeAnswered(item)) continue;
+    judge = true;
+    const id = judgeIdOf(item);
+    if (id === null) judges.unnamed = true;
+    else judges.byModel.set(id.model, (judges.byModel.get(id.model) ?? new Set()).add(id.endpoint));
+  }
+  return { judge, judges, simulator: items.some(simulatorAnswered), meaning: items.some(meaningJudged) };
 }
 
 /** What a run's items tell about each one's cause (RunEvidence). */

@@ -11,7 +11,7 @@ import { acceptedCriterion, acceptedSingleJudge, baselineTurns, FAILED_BY_ATTEMP
 import { renderCalibrationMarkdown, renderCalibrationText } from '../../src/calibrate/render.js';
 import { calibrateBaseline, estimateCalibration, groupByCriterion, median, summarizeCalibration } from '../../src/calibrate/summary.js';
 import type { Baseline, Fixture, JudgeResult, PersonaBaseline, PersonaScript } from '../../src/types.js';
-import { CALL_FAILED_HINT, causeOf, JUDGE_CUT_HINT, JUDGE_NO_SCORE_HINT, PANEL_NO_SCORE_HINT } from '../../src/evaluate/index.js';
+import { CALL_FAILED_HINT, causeOf, JUDGE_CUT_HINT, JUDGE_NO_SCORE_HINT, PANEL_NO_SCORE_HINT, PANEL_NO_SCORE_HINTS } from '../../src/evaluate/index.js';
 import { escapeInline } from '../../src/report/escape.js';
 import { cliWords } from '../../src/report/terminal.js';
 import { calibrationOf } from './calibration.js';
@@ -523,8 +523,8 @@ describe('the figures', () => {
     const runFix = causeOf({ errored: false, verdict: 'not_evaluated', detail: `judge gave no usable answer: ${declined.reason}` } as Parameters<typeof causeOf>[0], null)?.hint;
     expect(runFix).toBe(JUDGE_NO_SCORE_HINT);
     const panelDeclined: JudgeResult = { ok: false, reason: 'panel: 2 of 3 members gave no usable score (2 usable needed): openai a: the judge model declined: "no"; openai b: the judge model declined: "no"', answered: true };
-    // A panel's members' model is theirs, else the judge's: PANEL_NO_SCORE_HINT.
-    for (const [answer, fix] of [[declined, JUDGE_NO_SCORE_HINT], [panelDeclined, PANEL_NO_SCORE_HINT]] as const) {
+    // A panel's members' model is theirs, else the judge's; 2 of them, each its own: PANEL_NO_SCORE_HINTS (it read "a judge model that follows" of both).
+    for (const [answer, fix] of [[declined, JUDGE_NO_SCORE_HINT], [panelDeclined, PANEL_NO_SCORE_HINTS]] as const) {
       const figures = summarizeCalibration({ targets: [target('a', 'C', 'pass')], skipped: [], withoutBaseline: [] }, [[answer]], null);
       const text = renderCalibrationText(calibrationOf(figures, 1, null));
       expect(text.split(`  fix: ${fix}\n`)).toHaveLength(2);

@@ -183,6 +183,7 @@ function asSingle(fix: string): string {
     .replace(/(?:that member's|those members') apiKeys? \(judge\.panel, else judge\.apiKey\)/g, 'the judge key')
     .replace(/(?:that member's|those members') \w+ \(judge\.panel, else (judge-base-url \(judge\.baseUrl\)|judge\.\w+)\)/g, '$1')
     .replace(/the baseUrl of (?:that member|those members) \(judge\.panel, else (judge-base-url \(judge\.baseUrl\))\)/g, '$1')
+    .replace('use judge models that follow the prompt (judge.panel, else judge.model), or endpoints', 'use a judge model that follows the prompt, or an endpoint')
     .replace('follows the prompt (judge.panel, else judge.model),', 'follows the prompt,')
     .replace('could not make the requests,', 'could not make the request,')
     .replace("at their CAs' certificates (one PEM file holds them all)", "at that CA's certificate (a PEM file)")

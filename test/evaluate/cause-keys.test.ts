@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { groupCauses } from '../../src/evaluate/index.js';
-import { CALL_FAILED_HINT, CALL_FAILED_HINTS, error200Hint, memberSettings, PANEL_CUT_HINT, PANEL_NO_SCORE_HINT, JUDGE_CUT_HINT } from '../../src/evaluate/causes.js';
+import { CALL_FAILED_HINT, CALL_FAILED_HINTS, error200Hint, memberSettings, PANEL_CUT_HINT, PANEL_NO_SCORE_HINT, PANEL_NO_SCORE_HINTS, JUDGE_CUT_HINT } from '../../src/evaluate/causes.js';
 import { escapeInline } from '../../src/report/escape.js';
 import { renderComment, renderTerminal } from '../../src/report/index.js';
 import type { FixtureRecord } from '../../src/types.js';
@@ -145,10 +145,10 @@ describe("a fix that counts a panel's members", () => {
     const two = panel('b', 'judge unreachable: panel: 3 of 5 members gave no usable score (3 usable needed; 1 unreachable, 2 gave no usable answer): m1: HTTP 503: down; m2: no usable score in output: "fine"; m3: no usable score in output: "ok"');
     // Alone, each says its own count.
     expect(groups([one], URL_)[0]?.[1]).toMatch(/; for the 1 that answered without a usable score: use a judge model /);
-    expect(groups([two], URL_)[0]?.[1]).toMatch(/; for the 2 that answered without a usable score: use a judge model /);
+    expect(groups([two], URL_)[0]?.[1]).toMatch(/; for the 2 that answered without a usable score: use judge models that follow the prompt \(judge\.panel, else judge\.model\), or endpoints /);
     // Together it said a's "for the 1" of b's two members too; the group's fix is said of more, the endpoints' too.
     expect(groups([one, two], URL_)).toEqual([
-      ['judge unreachable: HTTP 503', expect.stringMatching(/^the judges' endpoints failed: see their statuses or logs, and run it again; for those that answered without a usable score: use a judge model /), ['a', 'b']],
+      ['judge unreachable: HTTP 503', expect.stringMatching(/^the judges' endpoints failed: see their statuses or logs, and run it again; for those that answered without a usable score: use judge models that follow /), ['a', 'b']],
     ]);
   });
 });
@@ -184,8 +184,27 @@ describe("a panel's members' fix agrees with their count: 1 and 2 (docs/judges.m
     expect(two.comment).toContain(escapeInline(`for the 2 cut at the token limit: raise the output-token limit of those members' models at their endpoints (judge.panel, else judge.model)`));
     // Items of 1 and of 2 in one group: "those", which holds for both.
     expect(groups([panel('a', [prose, cut]), panel('b', [prose, cut, cut])], URL_)).toEqual([
-      ['the judge answered without a usable score', `${PANEL_NO_SCORE_HINT}; for those cut at the token limit: ${PANEL_CUT_HINT}`, ['a', 'b']],
+      ['the judge answered without a usable score', `${PANEL_NO_SCORE_HINTS}; for those cut at the token limit: ${PANEL_CUT_HINT}`, ['a', 'b']],
     ]);
+  });
+
+  it('members that answered without a usable score: "a judge model that follows the prompt" for 1, "judge models that follow the prompt" for 2, first or after another kind', () => {
+    const plural = 'use judge models that follow the prompt (judge.panel, else judge.model), or endpoints with structured output';
+    // It read "use a judge model that follows the prompt (judge.panel, else judge.model), or an endpoint" of 2 members, each its own model and endpoint.
+    const two = rendered([panel('a', [prose, prose])]);
+    expect(two.cause).toBe(`  cause: the judge answered without a usable score: ${PANEL_NO_SCORE_HINTS}`);
+    expect(two.cause).toContain(`: ${plural} (`);
+    expect(two.comment).toContain(escapeInline(plural));
+    expect(two.comment).not.toContain('a judge model');
+    const after = rendered([panel('a', ['HTTP 503: down', prose, prose], '; 1 unreachable, 2 gave no usable answer')]);
+    expect(after.cause).toContain(`; for the 2 that answered without a usable score: ${plural} (`);
+    expect(after.comment).toContain(escapeInline(`for the 2 that answered without a usable score: ${plural}`));
+    // Of 1, as before.
+    expect(rendered([panel('a', [prose, cut])]).cause).toContain(': use a judge model that follows the prompt (judge.panel, else judge.model), or an endpoint with structured output (');
+    // Items of 1 (a panel of 2, both usable needed) and of 2 in one group: the plural, which holds for both.
+    const ofOne = fixture('a', { verdict: 'not_evaluated', detail: `judge gave no usable answer: panel: 1 of 2 members gave no usable score (2 usable needed): m0: ${prose}` });
+    expect(groups([ofOne], URL_)[0]?.[1]).toBe(PANEL_NO_SCORE_HINT);
+    expect(groups([ofOne, panel('b', [prose, prose])], URL_)).toEqual([['the judge answered without a usable score', expect.stringMatching(/^use judge models that follow the prompt /), ['a', 'b']]]);
   });
 
   it('every member that answered cut, beside one whose judge call failed: the cut panel\'s fix for 1 and for 2, and in a group of both', () => {
@@ -299,6 +318,31 @@ describe("a panel's members' fix names their own settings, else the judge's (doc
     expect(groups([scored, members, judge], URL_).map(([, , labels]) => labels)).toEqual([['b'], ['a']]);
     // Without that evidence both fixes are the same: one group.
     expect(groups([judge, members], URL_).map(([, , labels]) => labels)).toEqual([['a', 'b']]);
+  });
+
+  it("a merge's judges each read their own calls (their fingerprints' model and address): a judge that answered none is never told it answered other calls", () => {
+    const closed = 'the connection to 127.0.0.1:9 was closed without an answer (ECONNRESET)';
+    const fp = (model: string, endpoint: string): Pick<FixtureRecord, 'judgeFingerprint'> => ({ judgeFingerprint: { model, endpoint, promptVersion: '1', criteria: [{ criterion: 'c', threshold: 0.7 }] } });
+    const a = { model: 'openai/gpt-4o-mini', at: 'http://127.0.0.1:9' };
+    const p = { model: 'panel: openai/x, openai/x, openai/x', at: 'http://127.0.0.1:9, http://127.0.0.1:9, http://127.0.0.1:9' };
+    const scored = (label: string, j: { model: string; at: string }): FixtureRecord => fixture(label, { verdict: 'pass', ...fp(j.model, j.at) });
+    const one = (label: string, j: { model: string; at: string }): FixtureRecord => fixture(label, { verdict: 'not_evaluated', detail: `judge unreachable: ${closed}`, ...fp(j.model, j.at) });
+    const members = (label: string): FixtureRecord => fixture(label, { verdict: 'not_evaluated', detail: `judge unreachable: panel: 2 of 3 members gave no usable score (2 usable needed): m0: ${closed}; m1: ${closed}`, ...fp(p.model, p.at) });
+    const log = "see the judge's log for a crash on the request, or a proxy in front of it that closes connections";
+    const again = /^the judge answered other calls of this run, so /;
+    // Only the panel answered: the single judge's own fix (it read "the judge answered other calls of this run").
+    expect(groups([scored('p', p), one('a', a)], URL_)).toEqual([[`judge unreachable: ${closed}`, log, ['a']]]);
+    // The same model at another address is another judge.
+    expect(groups([scored('b', { ...a, at: 'http://127.0.0.1:8' }), one('a', a)], URL_)[0]?.[1]).toBe(log);
+    // Two single judges, one that answered and one that did not, and a panel that answered none: each a group with its own fix.
+    const b = { model: 'openai/gpt-4o', at: 'http://127.0.0.1:9' };
+    const found = groups([scored('ok', a), one('a', a), one('b', b), members('c')], URL_);
+    // b and c under the fix of both, said in the plural as of the panel's 2 members (Cause.apart).
+    expect(found.map(([, hint, labels]) => [hint?.replace(/:.*$/, ''), labels])).toEqual([
+      ["see the judges' logs for a crash on the requests, or a proxy in front of them that closes connections", ['b', 'c']],
+      ['the judge answered other calls of this run, so judge-base-url (judge.baseUrl), judge.model and the judge key work', ['a']],
+    ]);
+    expect(found[1]?.[1]).toMatch(again);
   });
 
   it('an HTTP 200 with an error, no usable score, an answer not read: the members\' model, key and address', () => {
@@ -504,8 +548,8 @@ describe("a panel's members' fix names their own settings, else the judge's (doc
     expect(rendered([panel('a', [other(error200), other(error200)], true)]).cause).toContain(
       "read the error the item quotes: check those members' models (judge.panel) and those members' apiKeys (judge.panel) at their endpoints;",
     );
-    expect(rendered([panel('a', [other(prose), other(prose)], true)]).cause).toBe(`  cause: the judge answered without a usable score: ${PANEL_NO_SCORE_HINT.replace('(judge.panel, else judge.model)', '(judge.panel)')}`);
-    expect(rendered([panel('a', [other(prose), prose], true)]).cause).toBe(`  cause: the judge answered without a usable score: ${PANEL_NO_SCORE_HINT}`);
+    expect(rendered([panel('a', [other(prose), other(prose)], true)]).cause).toBe(`  cause: the judge answered without a usable score: ${PANEL_NO_SCORE_HINTS.replace('(judge.panel, else judge.model)', '(judge.panel)')}`);
+    expect(rendered([panel('a', [other(prose), prose], true)]).cause).toBe(`  cause: the judge answered without a usable score: ${PANEL_NO_SCORE_HINTS}`);
     expect(rendered([panel('a', [other(cut), other(cut)], true)]).cause).toContain("raise the output-token limit of those members' models at their endpoints (judge.panel) (agent-replay asks");
     expect(rendered([panel('a', [prose, other(cut)], true)]).cause).toContain("; for the 1 cut at the token limit: raise the output-token limit of that member's model at its endpoint (judge.panel) (agent-replay asks");
     expect(rendered([panel('a', [other('response is not JSON (text/html)')], true)]).cause).toContain("check that the baseUrl of that member (judge.panel) is the API's base URL");

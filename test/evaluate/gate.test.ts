@@ -326,8 +326,8 @@ describe('causes', () => {
     expect(group?.hint).toBe(
       'the judge answered other calls of this run, so judge-base-url (judge.baseUrl), judge.model and the judge key work: it, or a gateway or proxy in front of it, closed these connections (a restart, or connections dropped under load): run it again, and lower judge.concurrency if it recurs',
     );
-    // The key stays the cause's: the reports group the items as before.
-    expect(group?.key).toBe(causeOf(dropped, URL_)?.key);
+    // The key says that fix: a judge that answered no other call (its log, causeOf's without evidence) is another group (a merge's shards, each its judge).
+    expect(group?.key).toBe(`${causeOf(dropped, URL_)?.key ?? ''}:answered`);
     // "the connection was closed (UND_ERR_CLOSED)", a script's criterion judged: the same evidence, the same fix.
     const closed = rec({ label: 'closed', verdict: 'not_evaluated', detail: 'judge unreachable: the connection was closed (UND_ERR_CLOSED)' });
     const script = { label: 's', errored: false, verdict: 'fail', checks: [{ kind: 'criterion', status: 'fail', detail: 'score 0.2 < 0.7' }] } as unknown as PersonaRecord;

@@ -3,14 +3,14 @@
 // majority of usable scores, the score is the median of the usable ones.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createConfiguredJudge, createJudge, createPanelJudge } from '../../src/judge/index.js';
+import { createConfiguredJudge, createJudge, createPanelJudge, judgeEndpointOf, judgeModelOf } from '../../src/judge/index.js';
 import { judgeGaveNoVerdict, judgeOutcome, panelVerdict } from '../../src/assertions/judge.js';
-import { CALL_FAILED_HINT, CALL_FAILED_HINTS, causeOf, JUDGE_CUT_HINT, JUDGE_ERROR_200_HINT, JUDGE_NO_SCORE_HINT, PANEL_NO_SCORE_HINT } from '../../src/evaluate/causes.js';
+import { CALL_FAILED_HINT, CALL_FAILED_HINTS, causeOf, JUDGE_CUT_HINT, JUDGE_ERROR_200_HINT, JUDGE_NO_SCORE_HINT, PANEL_NO_SCORE_HINT, PANEL_NO_SCORE_HINTS } from '../../src/evaluate/causes.js';
 import type { JudgeConfig } from '../../src/config.js';
 import type { Judge, PanelMember } from '../../src/types.js';
 import type { TestServer } from './server.js';
 import { panelAnswer, startPanelJudge } from './panel-server.js';
-import { startServer } from './server.js';
+import { hangUp, startServer } from './server.js';
 import { createHttpAgentClient } from '../../src/agent/index.js';
 import { defaultConfig } from '../../src/config.js';
 import { judgeAcrossAttempts, judgeFlip } from '../../src/evaluate/judge-flip.js';
@@ -406,7 +406,7 @@ describe("a panel's members cut at their token limit: the cause gives the limit'
       key: 'judge:no-score:panel:panel-cut',
       what: 'the judge answered without a usable score',
       hint: `${PANEL_NO_SCORE_HINT}; for the 1 cut at the token limit: ${oneCutFix}`,
-      apart: `${PANEL_NO_SCORE_HINT}; for those cut at the token limit: ${panelCutFix}`,
+      apart: `${PANEL_NO_SCORE_HINTS}; for those cut at the token limit: ${panelCutFix}`,
     });
     const h = await judged(3, 'split LHP');
     expect(causeOf({ label: 'a', errored: false, verdict: 'not_evaluated', detail: h.detail }, null)).toEqual({
@@ -423,7 +423,7 @@ describe("a panel's members cut at their token limit: the cause gives the limit'
       key: 'judge:503:panel-no-score',
       what: 'judge unreachable: HTTP 503',
       hint: `the judge's endpoint failed: see its status or log, and run it again; for the 1 that answered without a usable score: ${PANEL_NO_SCORE_HINT}`,
-      apart: `the judges' endpoints failed: see their statuses or logs, and run it again; for those that answered without a usable score: ${PANEL_NO_SCORE_HINT}`,
+      apart: `the judges' endpoints failed: see their statuses or logs, and run it again; for those that answered without a usable score: ${PANEL_NO_SCORE_HINTS}`,
     });
     // All three ways: each fix once, the panel's own first.
     const five = await judged(5, 'split HULPP');
@@ -608,11 +608,11 @@ describe("a single judge's item and a panel's in one run", () => {
     const { terminal, comment } = await both('prose');
     expect(terminal).toEqual([
       `  1 of 2: the judge answered without a usable score: ${JUDGE_NO_SCORE_HINT}`,
-      `  1 of 2: the judge answered without a usable score: ${PANEL_NO_SCORE_HINT}`,
+      `  1 of 2: the judge answered without a usable score: ${PANEL_NO_SCORE_HINTS}`,
     ]);
     expect(comment).toHaveLength(2);
     expect(comment[0]).toContain(escapeInline('without a usable score: use a judge model that follows the prompt, or an endpoint'));
-    expect(comment[1]).toContain(escapeInline('follows the prompt (judge.panel, else judge.model), or an endpoint'));
+    expect(comment[1]).toContain(escapeInline('use judge models that follow the prompt (judge.panel, else judge.model), or endpoints'));
   });
 
   it("an HTTP 200 with an error: the single judge's judge.model and key, the panel's members' own", async () => {
@@ -635,5 +635,57 @@ describe("a single judge's item and a panel's in one run", () => {
     ]);
     expect(comment[0]).toContain(escapeInline("check that judge-base-url (judge.baseUrl) is the API's base URL"));
     expect(comment[1]).toContain(escapeInline('check that the baseUrl of those members (judge.panel, else judge-base-url (judge.baseUrl))'));
+  });
+});
+
+// A merge of shards (src/record/index.ts) one judged by a single judge and one by a panel: a judge's
+// evidence that it answered other calls of the run is its own calls' (its fingerprint's model and
+// address), never the panel's, so a single judge that answered none is not told to run it again.
+describe("a single judge's dropped connection in a merge with a panel's shard", () => {
+  const DROP = 'The reply says when refunds are due';
+  let judgeServer: TestServer;
+  beforeAll(async () => {
+    // Closes the connection of a request about DROP without an answer; scores every other.
+    judgeServer = await startServer([
+      (res, req) => {
+        if (JSON.stringify(req.body).includes(DROP)) return hangUp(res, req);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ choices: [{ message: { role: 'assistant', content: '{"rationale": "ok", "score": 0.9}' } }] }));
+      },
+    ]);
+  });
+  afterAll(() => judgeServer.close());
+
+  /** A shard: its fixtures (label and criterion), judged by `config` as a run names it (judgeModelOf, judgeEndpointOf: src/engine.ts). */
+  async function shard(config: JudgeConfig, fixtures: [string, string][]): Promise<RunRecord> {
+    const agentServer = await startAgentServer(() => ({ json: { reply: 'Refunds within 30 days.', route: null } }));
+    const agent = createHttpAgentClient({ ...defaultConfig().agent, url: agentServer.url, start: null, concurrency: 1, retries: 0 });
+    const judge = createConfiguredJudge(config);
+    const regex = { test: async () => ({ kind: 'no_match' as const }), close: async () => undefined };
+    const fs: Fixture[] = fixtures.map(([label, criterion]) => ({ label, message: `${label}?`, persona: null, assertion: { kind: 'judge', criterion, threshold: 0.7 }, file: 'f.yml', line: 1 }));
+    try {
+      return await replay({ fixtures: fs, personas: [], baselines: NO_BASELINES }, { agent, regex, judge }, replayOptions({ judgeModel: judgeModelOf(config), judgeEndpoint: judgeEndpointOf(config) }));
+    } finally {
+      await Promise.all([judge.close(), agent.close()]);
+      await agentServer.close();
+    }
+  }
+
+  /** The terminal's cause line of a merge of these shards. */
+  const causeLineOf = (run: RunRecord): string | undefined => renderTerminal(run, { color: false }).split('\n').find((l) => l.startsWith('  cause: '));
+
+  it('one that answered no call is told to see its log, not that it answered other calls; one that did, to run it again', async () => {
+    const single = { ...member('gpt-4o-mini'), baseUrl: judgeServer.url };
+    const panel = await shard({ ...single, model: 'x', panel: [{}, {}, {}] }, [['scored', 'The reply is polite']]);
+    expect(panel.fixtures[0]?.verdict).toBe('pass');
+    const dropped = await shard(single, [['dropped', DROP]]);
+    expect(dropped.fixtures[0]?.detail).toMatch(/^judge unreachable: .*closed/);
+    // It read "the judge answered other calls of this run, so ... work: ... run it again": the panel's answer, said of the single judge.
+    const merged = mergeRecords([dropped, panel]);
+    expect(causeLineOf(merged)).toMatch(/^ {2}cause: judge unreachable: .*: see the judge's log for a crash on the request, or a proxy in front of it that closes connections$/);
+    expect(renderComment(merged, DEFAULT_CONTEXT)).not.toContain('answered other calls');
+    // The same judge that scored another item of its shard: its own answer, run it again.
+    const answered = mergeRecords([await shard(single, [['dropped', DROP], ['polite', 'The reply is polite']]), panel]);
+    expect(causeLineOf(answered)).toMatch(/: the judge answered other calls of this run, so .* work: .*: run it again, and lower judge\.concurrency if it recurs$/);
   });
 });
