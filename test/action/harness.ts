@@ -268,10 +268,13 @@ export async function keepReviewedRun(g: FakeGitHub, artifactName: string, resul
   g.addArtifact('octo', 'shop', runId, { name: artifactName, zip: await artifactZip([{ name: 'results.json', data: results }, { name: 'pr-number', data: '7\n' }]), expired: false });
 }
 
-/** The accept workflow's job (run 2002) on the accept-baseline label, applied to pull request 7 by `maintainer`. */
-export async function runAcceptLabel(g: FakeGitHub, over: { inputs?: Record<string, string>; env?: Record<string, string>; headRepo?: string } = {}): Promise<ActionRun> {
+/**
+ * The accept workflow's job (run 2002) on the accept-baseline label, applied to pull request 7 by
+ * `maintainer`: started as a child process, or run in the test's process with `here` (runActionHere).
+ */
+export async function runAcceptLabel(g: FakeGitHub, over: { inputs?: Record<string, string>; env?: Record<string, string>; headRepo?: string; here?: boolean } = {}): Promise<ActionRun> {
   g.setLabels('octo', 'shop', 7, ['accept-baseline']);
-  return runAction({
+  return (over.here === true ? runActionHere : runAction)({
     gh: g,
     workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
     runId: 2002,
