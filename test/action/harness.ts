@@ -1,7 +1,8 @@
 // Runs the Action's entry (src/index.ts, which runs src/main.ts's run(); bundled once per test run)
 // as a child process, the way the runner does: inputs as
 // INPUT_* variables, the event payload in a file, outputs and the job summary in files, and
-// GITHUB_API_URL pointing at the loopback fake GitHub.
+// GITHUB_API_URL pointing at the loopback fake GitHub; or the same run in the test's own process
+// (runActionHere), for a run whose path another test starts.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -166,6 +167,7 @@ export async function runActionHere(o: RunOptions): Promise<ActionRun> {
   try {
     try {
       const inputs = readInputs(envInputGetter(env));
+      // As a start does; the worker keeps them (src/secrets.ts has no forgetting): the fake's token, a test's ${VAR} values.
       rememberSecrets(inputSecrets(inputs));
       const ctx = await readActionContext(env);
       const github = inputs.githubToken ? createGitHubApi({ token: inputs.githubToken, baseUrl: ctx.apiUrl, graphqlUrl: ctx.graphqlUrl, log: log.gitHubLog, retryAfterBaseMs: 0, throttleWrites: false }) : null;
