@@ -9,7 +9,7 @@ import type { FakeGitHub } from '../support/github-server.js';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 import { artifactZip } from '../support/zip.js';
 import { git } from '../support/fork-clone.js';
-import { acceptMarker, actionContextOf, commitOnFeature, gitHubApiOf, gitHubErrorOf, HEAD, makeWorkspace, pullPayload, runAction, runAcceptLabel, seedPullForAccept, useServers, type ActionRun } from './harness.js';
+import { acceptMarker, actionContextOf, commitOnFeature, gitHubApiOf, gitHubErrorOf, HEAD, makeWorkspace, pullPayload, runActionHere, runAcceptLabel, seedPullForAccept, useServers, type ActionRun } from './harness.js';
 import { acceptTrigger, afterCommitFailure, commitRefusal, deletedHeadRepoText, dispatchedLine, dispatchFailure, failureBeforeCommit, findReviewedRun, labelNotRemovedLine, labelRefusal, notDispatchedLine, otherLabelWords, repoSuiteDir, unreadBranchText } from '../../src/action/accept.js';
 import { GitHubError } from '../../src/github/errors.js';
 import type { Baseline } from '../../src/types.js';
@@ -38,11 +38,15 @@ useServers(handler, seedPullForAccept, (a, g) => {
 /** The check run, made once for the file: its comment, results and artifact name. */
 let checked: { comments: string[]; results: string; artifact: string } | null = null;
 
-/** The reviewed check run on this test's fake GitHub: its comment, workflow run 1001 and results artifact. */
+/**
+ * The reviewed check run on this test's fake GitHub: its comment, workflow run 1001 and results
+ * artifact. The check is the Action's run in this process (runActionHere): test/action/check.test.ts
+ * starts its path end to end (docs/contributing.md, "One Action start per path").
+ */
 async function reviewedCheck(): Promise<void> {
   if (checked === null) {
     const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG, baselines: [REFUND] });
-    const run = await runAction({ gh, workspace, runId: 1001, inputs: { 'agent-url': agent.url, 'fail-on': 'none' }, event: { name: 'pull_request', payload: pullPayload() } });
+    const run = await runActionHere({ gh, workspace, runId: 1001, inputs: { 'agent-url': agent.url, 'fail-on': 'none' }, event: { name: 'pull_request', payload: pullPayload() } });
     expect(run.code, run.stdout).toBe(0);
     checked = {
       comments: gh.comments('octo', 'shop', 7).map((c) => c.body),
@@ -56,8 +60,13 @@ async function reviewedCheck(): Promise<void> {
   gh.addArtifact('octo', 'shop', 1001, { name: checked.artifact, zip: await artifactZip([{ name: 'results.json', data: checked.results }]) });
 }
 
-function accept(env: Record<string, string> = {}, inputs: Record<string, string> = {}): Promise<ActionRun> {
-  return runAcceptLabel(gh, { env, inputs });
+/**
+ * The accept job on the label: started end to end by the first test (`start`, a commit whose
+ * connection drops, refused), the Action's run in this process for the others (runActionHere): the
+ * ways an accept job ends are started in test/action/accept.test.ts.
+ */
+function accept(env: Record<string, string> = {}, inputs: Record<string, string> = {}, start = false): Promise<ActionRun> {
+  return runAcceptLabel(gh, { env, inputs, here: !start });
 }
 
 /** Our comment, with markdown backslash escapes removed so assertions read like the rendered text. */
@@ -74,7 +83,7 @@ describe('the connection to GitHub fails during the baseline commit', () => {
     await reviewedCheck();
     const before = gh.comments('octo', 'shop', 7)[0]!.body;
     gh.failNext({ method: 'POST', path: '/graphql', operation: COMMIT_OPERATION, status: 'network', times: 10 });
-    const run = await accept();
+    const run = await accept({}, {}, true);
     expect(run.code).toBe(1);
     expect(gh.commits).toHaveLength(0);
     expect(gh.branch('octo/shop', 'feature')?.head).toBe(HEAD);
@@ -308,7 +317,7 @@ describe('the accept job\'s dir input against the reviewed run\'s suite folder',
       await mkdir(join(workspace, dir, 'fixtures'), { recursive: true });
       await writeFile(join(workspace, dir, 'fixtures', 'suite.yml'), FIXTURES);
       await writeFile(join(workspace, dir, 'config.yml'), CONFIG);
-      const check = await runAction({ gh, workspace, runId: 1001, inputs: { 'agent-url': agent.url, 'fail-on': 'none', dir }, event: { name: 'pull_request', payload: pullPayload() } });
+      const check = await runActionHere({ gh, workspace, runId: 1001, inputs: { 'agent-url': agent.url, 'fail-on': 'none', dir }, event: { name: 'pull_request', payload: pullPayload() } });
       expect(check.code, check.stdout).toBe(0);
       checked = { comments: gh.comments('octo', 'shop', 7).map((c) => c.body), results: readFileSync(check.outputs['results-path'] as string, 'utf8'), artifact: check.outputs['artifact-name'] as string };
       checkedIn.set(dir, checked);
@@ -351,7 +360,7 @@ describe('the accept job\'s dir input against the suitePath the reviewed run rec
     await mkdir(join(workspace, dir, 'fixtures'), { recursive: true });
     await writeFile(join(workspace, dir, 'fixtures', 'suite.yml'), FIXTURES);
     await writeFile(join(workspace, dir, 'config.yml'), CONFIG);
-    const check = await runAction({ gh, workspace, runId: 1001, inputs: { 'agent-url': agent.url, 'fail-on': 'none', dir }, event: { name: 'pull_request', payload: pullPayload() } });
+    const check = await runActionHere({ gh, workspace, runId: 1001, inputs: { 'agent-url': agent.url, 'fail-on': 'none', dir }, event: { name: 'pull_request', payload: pullPayload() } });
     expect(check.code, check.stdout).toBe(0);
     const results = readFileSync(check.outputs['results-path'] as string, 'utf8');
     expect(JSON.parse(results).suitePath).toBe(dir);

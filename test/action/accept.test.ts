@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeGitHub, type FakeGitHub, type FakeState } from '../support/github-server.js';
 import type { AgentServer, AgentHandler } from '../support/agent-server.js';
-import { acceptMarker, actionContextOf, commitOnFeature, gitHubApiOf, gitHubErrorOf, HEAD, makeWorkspace, pullPayload, runAction, type ActionRun, useServers, seedPullForAccept } from './harness.js';
+import { acceptMarker, actionContextOf, commitOnFeature, gitHubApiOf, gitHubErrorOf, HEAD, makeWorkspace, pullPayload, runAction, runActionHere, type ActionRun, useServers, seedPullForAccept } from './harness.js';
 import { artifactZip, renameEntry } from '../support/zip.js';
 import { parseRecord, serializeRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
@@ -61,9 +61,10 @@ useServers(
 
 /**
  * Check runs already made in this file on a pull request without comments, by what decides them
- * (suite, head, run id), with the comments they posted: the check run is the Action in a child
- * process like every other, and each test's fresh fake GitHub gets its one write (the comment)
- * again instead of a second identical run.
+ * (suite, head, run id), with the comments they posted: each test's fresh fake GitHub gets its one
+ * write (the comment) again instead of a second identical run. The check is the Action's run in
+ * this process (runActionHere): test/action/check.test.ts starts its path end to end
+ * (docs/contributing.md, "One Action start per path").
  */
 const checkRuns = new Map<string, { run: ActionRun; comments: string[] }>();
 
@@ -76,7 +77,7 @@ async function reviewedCheck(opts: { fixtures?: string; baselines?: Baseline[]; 
   let run: ActionRun;
   if (made === undefined) {
     const workspace = await makeWorkspace({ fixtures: opts.fixtures ?? FIXTURES, config: CONFIG, baselines: opts.baselines ?? [REFUND_BASELINE] });
-    run = await runAction({
+    run = await runActionHere({
       gh,
       workspace,
       runId: opts.runId ?? 1001,
@@ -98,10 +99,15 @@ async function reviewedCheck(opts: { fixtures?: string; baselines?: Baseline[]; 
   return { run, record: parseRecord(text, 'results.json') };
 }
 
-async function accept(opts: { sender?: string; senderType?: 'User' | 'Bot'; label?: string; headRepo?: string; event?: string; action?: string; inputs?: Record<string, string>; env?: Record<string, string> } = {}): Promise<ActionRun> {
+/**
+ * The accept job on a label. Each way it ends is started end to end once (`start`: the commit, a
+ * refusal, a fork's commands, another label, the dispatch after the commit); the other jobs are the
+ * Action's run in this process (runActionHere; docs/contributing.md, "One Action start per path").
+ */
+async function accept(opts: { sender?: string; senderType?: 'User' | 'Bot'; label?: string; headRepo?: string; event?: string; action?: string; inputs?: Record<string, string>; env?: Record<string, string>; start?: boolean } = {}): Promise<ActionRun> {
   gh.setLabels('octo', 'shop', 7, [opts.label ?? 'accept-baseline']);
   const workspace = await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' });
-  return runAction({
+  return (opts.start === true ? runAction : runActionHere)({
     gh,
     workspace,
     runId: 2002,
@@ -117,7 +123,7 @@ async function accept(opts: { sender?: string; senderType?: 'User' | 'Bot'; labe
 
 /** The accept job run again on the same label event: no new label is applied (the first attempt removed it). */
 async function rerunAccept(): Promise<ActionRun> {
-  return runAction({
+  return runActionHere({
     gh,
     workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
     runId: 2002,
@@ -191,7 +197,7 @@ async function recordRefusalNow(check: ActionRun): Promise<string | null> {
 describe('accept mode, end to end', () => {
   it('commits exactly the reviewed pass/fail replies, refuses the rest, removes the label, updates the comment; a label applied again after the acceptance is a no-op that says so', async () => {
     const { record } = await reviewedCheck();
-    const run = await accept();
+    const run = await accept({ start: true });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(gh.violations).toEqual([]);
     expect(gh.responseViolations).toEqual([]);
@@ -342,7 +348,7 @@ describe('accept mode, end to end', () => {
   it('refuses a label on a closed or merged pull request: a commit on its branch would never reach the base branch', async () => {
     await reviewedCheck();
     gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', state: 'closed' });
-    const run = await accept();
+    const run = await accept({ start: true });
     expect(run.code).toBe(1);
     expect(gh.commits).toHaveLength(0);
     expect(gh.branch('octo/shop', 'feature')?.head).toBe(HEAD);
@@ -696,7 +702,7 @@ describe('accept mode, end to end', () => {
   it('on a fork: commits nothing and comments the exact commands to apply the baselines', async () => {
     gh.addPull('octo', 'shop', { number: 7, headSha: HEAD, headRef: 'feature', headRepo: 'stranger/shop' });
     await reviewedCheck();
-    const run = await accept({ headRepo: 'stranger/shop' });
+    const run = await accept({ headRepo: 'stranger/shop', start: true });
     expect(run.code).toBe(0);
     expect(gh.commits).toHaveLength(0);
     const body = ourComment()!.body;
@@ -760,7 +766,7 @@ describe('accept mode, end to end', () => {
   it('another label: nothing done, and a warning at the workflow file and the job summary name both labels and the fix; other events are a no-op', async () => {
     // Was: one info line ("the label ... is not accept-baseline; nothing to do") and no summary: a
     // maintainer who applied the label the job's if: waits for saw nothing happen.
-    const other = await accept({ label: 'needs-review', env: { GITHUB_WORKFLOW_REF: 'octo/shop/.github/workflows/agent-replay-accept.yml@refs/heads/main' } });
+    const other = await accept({ start: true, label: 'needs-review', env: { GITHUB_WORKFLOW_REF: 'octo/shop/.github/workflows/agent-replay-accept.yml@refs/heads/main' } });
     expect(other.code).toBe(0);
     const words =
       'the job ran for the label "needs-review", applied to pull request #7, but its agent-replay step accepts the accept-baseline label (its accept-label input), so nothing was done: ' +
@@ -924,7 +930,7 @@ describe('the check on the new head (workflow_dispatch)', () => {
   it('dispatches the check workflow on the branch after the commit, and says so; the dispatched check runs on the new head, finds the pull request from the branch and compares with the new baselines; the label applied on its comment makes no empty commit', async () => {
     gh.addWorkflow('octo', 'shop', 'agent-replay.yml');
     await reviewedCheck();
-    const run = await accept({ inputs: { 'check-workflow': 'agent-replay.yml' } });
+    const run = await accept({ inputs: { 'check-workflow': 'agent-replay.yml' }, start: true });
     expect(run.code, run.stdout).toBe(0);
     expect(gh.commits).toHaveLength(1);
     expect(gh.dispatches).toEqual([{ repo: 'octo/shop', workflow: 'agent-replay.yml', ref: 'feature', inputs: null }]);
@@ -944,7 +950,7 @@ describe('the check on the new head (workflow_dispatch)', () => {
     gh.addPull('octo', 'shop', { number: 7, headSha: commit.oid, headRef: 'feature' });
     const accepted = commit.additions.map((a) => JSON.parse(a.contents) as Baseline);
     const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG, baselines: accepted });
-    const check = await runAction({
+    const check = await runActionHere({
       gh,
       workspace,
       runId: 3003,

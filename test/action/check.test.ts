@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startFakeGitHub, type FakeGitHub } from '../support/github-server.js';
 import type { AgentServer, AgentHandler } from '../support/agent-server.js';
-import { HEAD, makeWorkspace, pullPayload, runAction, useServers, type ActionRun } from './harness.js';
+import { HEAD, makeWorkspace, pullPayload, runAction, runActionHere, useServers, type ActionRun } from './harness.js';
 import { parseRecord } from '../../src/record/index.js';
 import { parseCommentMetadata, renderCapRefusal, usdDecimal } from '../../src/report/index.js';
 import { capRefusalFailure, capSource } from '../../src/action/check.js';
@@ -53,13 +53,18 @@ useServers(
   },
 );
 
-async function check(extra: { inputs?: Record<string, string>; payload?: unknown; config?: string; fixtures?: string; acceptWorkflow?: string } = {}) {
+/**
+ * A check run on a pull request. The path is started end to end once, by firstCheck (`start`); the
+ * other runs of it are the Action's run in this process (runActionHere: docs/contributing.md, "One
+ * Action start per path").
+ */
+async function check(extra: { inputs?: Record<string, string>; payload?: unknown; config?: string; fixtures?: string; acceptWorkflow?: string; start?: boolean } = {}) {
   const workspace = await makeWorkspace({ fixtures: extra.fixtures ?? FIXTURES, config: extra.config ?? CONFIG, baselines: BASELINES });
   if (extra.acceptWorkflow !== undefined) {
     mkdirSync(join(workspace, '.github', 'workflows'), { recursive: true });
     writeFileSync(join(workspace, '.github', 'workflows', 'agent-replay-accept.yml'), extra.acceptWorkflow);
   }
-  return runAction({
+  return (extra.start === true ? runAction : runActionHere)({
     gh,
     workspace,
     inputs: { 'agent-url': agent.url, ...extra.inputs },
@@ -78,7 +83,7 @@ let firstCheckMade: { run: ActionRun; comments: string[] } | null = null;
 async function firstCheck(): Promise<ActionRun> {
   expect(gh.comments('octo', 'shop', 7)).toEqual([]);
   if (firstCheckMade === null) {
-    const run = await check();
+    const run = await check({ start: true });
     expect(gh.requests.filter((r) => r.method !== 'GET' && r.path !== '/graphql').map((r) => `${r.method} ${r.path}`)).toEqual(['POST /repos/octo/shop/issues/7/comments']);
     firstCheckMade = { run, comments: gh.comments('octo', 'shop', 7).map((c) => c.body) };
     return run;
@@ -93,7 +98,7 @@ describe('check mode, the suite\'s warnings', () => {
     const config = CONFIG.replace('cost:', '  start: { body: { hello: true }, response: { reply: greting } }\ncost:');
     const workspace = await makeWorkspace({ fixtures: FIXTURES, config, baselines: BASELINES });
     writeFileSync(join(workspace, '.agent-replay', 'fixtures', 'empty.yml'), 'fixtures: []\n');
-    const run = await runAction({ gh, workspace, inputs: { 'agent-url': agent.url, 'fail-on': 'none' }, event: { name: 'pull_request', payload: pullPayload() }, env: { AGENT_TOKEN: 's3cr3t-agent-token' } });
+    const run = await runActionHere({ gh, workspace, inputs: { 'agent-url': agent.url, 'fail-on': 'none' }, event: { name: 'pull_request', payload: pullPayload() }, env: { AGENT_TOKEN: 's3cr3t-agent-token' } });
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const warning = /::warning file=\.agent-replay\/fixtures\/empty\.yml,line=1[^:]*::[^\n]*fixtures is an empty list/g;
     expect(run.stdout.match(warning)).toHaveLength(1);
@@ -139,7 +144,7 @@ describe('check mode, a results path that cannot be written', () => {
     // A folder named with a line break: the failure annotation names it on its one line (`blocked ⏎ x`), not split by %0A.
     const blocked = 'blocked\nx';
     writeFileSync(join(workspace, blocked), 'a file where a folder should be\n');
-    const run = await runAction({
+    const run = await runActionHere({
       gh,
       workspace,
       inputs: { 'agent-url': agent.url, 'results-path': `${blocked}/results.json` },
@@ -406,7 +411,8 @@ describe('check mode, end to end', () => {
 
   it('rejects a bad input value naming the allowed set, before anything is sent', async () => {
     const before = agent.requests.length;
-    const run = await check({ inputs: { mode: 'deploy' } });
+    // Started end to end: an input refused before any mode runs (src/main.ts's reportFailure, the exit status).
+    const run = await check({ inputs: { mode: 'deploy' }, start: true });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('::error::agent-replay: input mode: "deploy" is not allowed; use one of: check, accept, report');
     expect(agent.requests.length).toBe(before);
@@ -414,9 +420,10 @@ describe('check mode, end to end', () => {
 });
 
 describe('check mode on workflow_dispatch (started by the accept flow on the branch)', () => {
-  async function dispatched(ref: string, sha: string) {
+  /** A dispatched check: started end to end by the first test (`start`), the Action's run in this process for the others. */
+  async function dispatched(ref: string, sha: string, start = false) {
     const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG, baselines: BASELINES });
-    return runAction({
+    return (start ? runAction : runActionHere)({
       gh,
       workspace,
       inputs: { 'agent-url': agent.url, 'fail-on': 'none' },
@@ -430,7 +437,7 @@ describe('check mode on workflow_dispatch (started by the accept flow on the bra
   // commented is the commit checked out, with a warning that names both.
   it('finds the pull request from the branch, replays the commit checked out and comments on it; says so when the branch moved after the dispatch', async () => {
     const MOVED = '3'.repeat(40);
-    const run = await dispatched('refs/heads/feature', MOVED);
+    const run = await dispatched('refs/heads/feature', MOVED, true);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const list = gh.requests.find((r) => r.method === 'GET' && r.path === '/repos/octo/shop/pulls');
     expect(list?.query).toMatchObject({ head: 'octo:feature', state: 'open' });
@@ -448,7 +455,7 @@ describe('check mode on workflow_dispatch (started by the accept flow on the bra
   it('the confirm-cost label of the pull request found counts', async () => {
     const aboveCap = async () => {
       const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG.replace('capUsd: 1', 'capUsd: 0.001'), baselines: BASELINES });
-      return runAction({
+      return runActionHere({
         gh,
         workspace,
         inputs: { 'agent-url': agent.url, 'fail-on': 'none' },

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { FakeGitHub } from '../support/github-server.js';
 import { startAgentServer, type AgentServer, type AgentHandler } from '../support/agent-server.js';
-import { gitHubApiOf, makeWorkspace, runAction, useServers } from './harness.js';
+import { gitHubApiOf, makeWorkspace, runAction, runActionHere, useServers } from './harness.js';
 import type { GitHubApi } from '../../src/github/api.js';
 import { parseRecord } from '../../src/record/index.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
@@ -67,9 +67,14 @@ useServers(
   },
 );
 
-async function check(event: { name: string; payload: unknown }, inputs: Record<string, string> = {}) {
+/**
+ * A check run on `event`: started end to end, or with `here` the Action's run in this process
+ * (runActionHere), for a run whose path another start of this file takes (docs/contributing.md,
+ * "One Action start per path").
+ */
+async function check(event: { name: string; payload: unknown }, inputs: Record<string, string> = {}, here = false) {
   const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG });
-  return runAction({ gh, workspace, inputs: { 'fail-on': 'failed', ...inputs }, event });
+  return (here ? runActionHere : runAction)({ gh, workspace, inputs: { 'fail-on': 'failed', ...inputs }, event });
 }
 
 /**
@@ -159,7 +164,7 @@ describe('deployment_status', () => {
     const payload = deploymentStatus('success', `${origin()}/`, DEPLOYED);
     gh.addPull('octo', 'shop', { number: 7, headSha: DEPLOYED, headRef: 'fix-a' });
     const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG });
-    const first = await runAction({ gh, workspace, inputs: { 'agent-path': 'chat' }, event: { name: 'deployment_status', payload }, runId: 2001 });
+    const first = await runActionHere({ gh, workspace, inputs: { 'agent-path': 'chat' }, event: { name: 'deployment_status', payload }, runId: 2001 });
     expect(first.code, first.stdout + first.stderr).toBe(0);
     gh.addWorkflowRun('octo', 'shop', { id: 2001, headSha: DEPLOYED });
     const results = readFileSync(first.outputs['results-path'] as string, 'utf8');
@@ -167,7 +172,7 @@ describe('deployment_status', () => {
 
     // A second pull request now has the same head; it has no comment of ours yet.
     gh.addPull('octo', 'shop', { number: 8, headSha: DEPLOYED, headRef: 'fix-b' });
-    const second = await runAction({ gh, workspace: await makeWorkspace({ fixtures: FIXTURES, config: CONFIG }), inputs: { 'agent-path': 'chat' }, event: { name: 'deployment_status', payload }, runId: 2002 });
+    const second = await runActionHere({ gh, workspace: await makeWorkspace({ fixtures: FIXTURES, config: CONFIG }), inputs: { 'agent-path': 'chat' }, event: { name: 'deployment_status', payload }, runId: 2002 });
     expect(second.code, second.stdout + second.stderr).toBe(0);
     expect(gh.comments('octo', 'shop', 7)[0]!.body).toContain('since the previous run: nothing changed');
     const eight = gh.comments('octo', 'shop', 8);
@@ -217,7 +222,7 @@ describe('deployment_status', () => {
     const payload = deploymentStatus('success', `${origin()}/`, DEPLOYED);
     gh.addPull('octo', 'shop', { number: 12, headSha: DEPLOYED, headRef: 'patch-1', headRepo: 'stranger/shop' });
     const before = agent.requests.length;
-    const refused = await runAction({ gh, workspace: await makeWorkspace({ fixtures, config }), inputs: { 'agent-path': 'chat' }, env, event: { name: 'deployment_status', payload } });
+    const refused = await runActionHere({ gh, workspace: await makeWorkspace({ fixtures, config }), inputs: { 'agent-path': 'chat' }, env, event: { name: 'deployment_status', payload } });
     expect(refused.code).toBe(1);
     expect(refused.stdout).toContain('${ACTIONS_RUNTIME_TOKEN} in agent.headers.X-Runtime was not read: the commit is the head of #12, from a fork, whose config.yml may read the environment only for the apiKey of a judge');
     expect(refused.stdout).toContain('${TRACES_KEY} in traces.query.apiKey was not read: the commit is the head of #12, from a fork');
@@ -238,7 +243,7 @@ describe('deployment_status', () => {
     gh.addPull('octo', 'shop', { number: 12, headSha: DEPLOYED, headRef: 'patch-1', headRepo: 'stranger/shop' });
     const payload = deploymentStatus('success', `${origin()}/`, DEPLOYED);
     const before = agent.requests.length;
-    const refused = await runAction({ gh, workspace: await makeWorkspace({ fixtures, config }), inputs: { 'agent-path': 'chat' }, event: { name: 'deployment_status', payload } });
+    const refused = await runActionHere({ gh, workspace: await makeWorkspace({ fixtures, config }), inputs: { 'agent-path': 'chat' }, event: { name: 'deployment_status', payload } });
     expect(refused.code).toBe(1);
     expect(agent.requests.length).toBe(before); // nothing spent
     expect(refused.stdout).toMatch(/::warning file=\.agent-replay\/config\.yml,line=4[^:]*::[^\n]*cost\.agentTurnUsd 0\.0000001 is not applied \(below the default price\): the commit is the head of #12, from a fork/);
@@ -253,7 +258,7 @@ describe('deployment_status', () => {
 
   it('success with no open pull request for the commit: no comment; the results are in the summary and the artifact, and the summary says why', async () => {
     gh.addPull('octo', 'shop', { number: 7, headSha: DEPLOYED, state: 'closed' });
-    const run = await check({ name: 'deployment_status', payload: deploymentStatus('success', origin(), DEPLOYED) }, { 'agent-path': '/chat' });
+    const run = await check({ name: 'deployment_status', payload: deploymentStatus('success', origin(), DEPLOYED) }, { 'agent-path': '/chat' }, true);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(run.summary).toContain(`no open pull request for ${DEPLOYED}`);
     quotedAndSaid(run.summary, 'no open pull request for <sha>');
@@ -300,7 +305,7 @@ describe('deployment_status', () => {
       (e: Error) => `${e.name}: ${e.message}`,
     );
     expect(missing).toMatch(/^UserError: deployment_status: the .*deployment of ddddddd has no environment_url, so the agent's address is unknown; set the agent-url input/);
-    const given = await check({ name: 'deployment_status', payload: deploymentStatus('success', null, DEPLOYED) }, { 'agent-url': agent.url });
+    const given = await check({ name: 'deployment_status', payload: deploymentStatus('success', null, DEPLOYED) }, { 'agent-url': agent.url }, true);
     expect(given.code, given.stdout).toBe(0);
     expect(given.outputs.passed).toBe('1');
   });

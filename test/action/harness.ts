@@ -1,11 +1,14 @@
 // Runs the Action's entry (src/index.ts, which runs src/main.ts's run(); bundled once per test run)
 // as a child process, the way the runner does: inputs as
 // INPUT_* variables, the event payload in a file, outputs and the job summary in files, and
-// GITHUB_API_URL pointing at the loopback fake GitHub.
+// GITHUB_API_URL pointing at the loopback fake GitHub; or the same run in the test's own process
+// (runActionHere), for a run whose path another test starts.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { formatWithOptions } from 'node:util';
+import * as core from '@actions/core';
 import { inject } from 'vitest';
 import { endWithTest } from '../support/children.js';
 import { tempDir } from '../support/temp.js';
@@ -17,7 +20,15 @@ import type { Baseline } from '../../src/types.js';
 import { createGitHubApi, type GitHubApi } from '../../src/github/api.js';
 import { isGitHubError, type GitHubError } from '../../src/github/errors.js';
 import { readActionContext, type ActionContext } from '../../src/action/context.js';
-import { envInputGetter, readInputs } from '../../src/action/inputs.js';
+import { envInputGetter, inputSecrets, readInputs } from '../../src/action/inputs.js';
+import { acceptMode } from '../../src/action/accept.js';
+import { checkMode } from '../../src/action/check.js';
+import { reportMode } from '../../src/action/report.js';
+import { githubArtifactStore } from '../../src/action/artifacts.js';
+import type { ActionDeps } from '../../src/action/deps.js';
+import { reportFailure } from '../../src/main.js';
+import * as log from '../../src/action/log.js';
+import { rememberSecrets } from '../../src/secrets.js';
 import { commentMarker } from '../../src/action/publish.js';
 
 // One loopback agent for the file and a fresh fake GitHub for each test (test/support/servers.ts).
@@ -62,7 +73,8 @@ export interface RunOptions {
   onChild?: (child: ChildProcess) => void;
 }
 
-export async function runAction(o: RunOptions): Promise<ActionRun> {
+/** The runner's files for one run of the Action (event, outputs, job summary) and the environment it gives the step. */
+async function runnerOf(o: RunOptions): Promise<{ env: Record<string, string>; outputPath: string; summaryPath: string }> {
   const tmp = await tempDir('agent-replay-action-');
   const eventPath = join(tmp, 'event.json');
   const outputPath = join(tmp, 'output');
@@ -93,6 +105,17 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
     ...Object.fromEntries(Object.entries(o.inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
     ...o.env,
   };
+  return { env, outputPath, summaryPath };
+}
+
+/** What a run left in the runner's files. */
+async function ranWith(code: number, stdout: string, stderr: string, files: { outputPath: string; summaryPath: string }, workspace: string): Promise<ActionRun> {
+  return { code, stdout, stderr, outputs: parseOutputs(await readFile(files.outputPath, 'utf8')), summary: await readFile(files.summaryPath, 'utf8'), workspace };
+}
+
+export async function runAction(o: RunOptions): Promise<ActionRun> {
+  const files = await runnerOf(o);
+  const env = files.env;
   const child = spawn(process.execPath, [ACTION], { cwd: o.workspace, env, stdio: ['ignore', 'pipe', 'pipe'] });
   // Killed when the test ends, if still running (a timeout, a failed assertion): its writes would race the clean-up of its folders.
   endWithTest(child);
@@ -102,14 +125,70 @@ export async function runAction(o: RunOptions): Promise<ActionRun> {
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)));
-  return {
-    code,
-    stdout,
-    stderr,
-    outputs: parseOutputs(await readFile(outputPath, 'utf8')),
-    summary: await readFile(summaryPath, 'utf8'),
-    workspace: o.workspace,
+  return ranWith(code, stdout, stderr, files, o.workspace);
+}
+
+/**
+ * The same run as runAction's, in the test's own process: what src/main.ts's run() does with the
+ * runner's environment (the inputs, the event, a GitHub client without back-off or write spacing,
+ * the mode, a thrown error reported by reportFailure), with the workspace as the working folder and
+ * the log (@actions/core writes it to stdout) and the exit status kept for the run. For the tests
+ * whose path another test already starts end to end: a start costs about 0.55 s of CPU, this
+ * about a tenth of it (docs/contributing.md, "One Action start per path").
+ */
+export async function runActionHere(o: RunOptions): Promise<ActionRun> {
+  if (o.onChild !== undefined) throw new Error('runActionHere: there is no child to signal; use runAction');
+  const files = await runnerOf(o);
+  const env = files.env;
+  // @actions/core reads GITHUB_OUTPUT at each output, and GITHUB_STEP_SUMMARY at its summary's first write (kept then).
+  const runnerVars = { GITHUB_OUTPUT: files.outputPath, GITHUB_STEP_SUMMARY: files.summaryPath, RUNNER_DEBUG: undefined };
+  const before = Object.fromEntries(Object.keys(runnerVars).map((k) => [k, process.env[k]]));
+  const setVars = (vars: Record<string, string | undefined>): void => {
+    for (const [k, v] of Object.entries(vars)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
   };
+  setVars(runnerVars);
+  (core.summary as unknown as { _filePath?: string })._filePath = undefined;
+  core.summary.emptyBuffer();
+  const exitCode = process.exitCode;
+  process.exitCode = undefined;
+  let stdout = '';
+  let stderr = '';
+  // The log: @actions/core writes to stdout; console (vitest's own in a worker) as a child's would.
+  const write = { out: process.stdout.write, err: process.stderr.write };
+  const consoled = { log: console.log, info: console.info, warn: console.warn, error: console.error };
+  process.stdout.write = ((chunk: string | Uint8Array) => ((stdout += String(chunk)), true)) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => ((stderr += String(chunk)), true)) as typeof process.stderr.write;
+  console.log = console.info = (...args: unknown[]) => void (stdout += formatWithOptions({}, ...args) + '\n');
+  console.warn = console.error = (...args: unknown[]) => void (stderr += formatWithOptions({}, ...args) + '\n');
+  let code: number;
+  try {
+    try {
+      const inputs = readInputs(envInputGetter(env));
+      // As a start does; the worker keeps them (src/secrets.ts has no forgetting): the fake's token, a test's ${VAR} values.
+      rememberSecrets(inputSecrets(inputs));
+      const ctx = await readActionContext(env);
+      const github = inputs.githubToken ? createGitHubApi({ token: inputs.githubToken, baseUrl: ctx.apiUrl, graphqlUrl: ctx.graphqlUrl, log: log.gitHubLog, retryAfterBaseMs: 0, throttleWrites: false }) : null;
+      const deps: ActionDeps = { env, cwd: o.workspace, github, artifacts: githubArtifactStore(env) };
+      if (inputs.mode === 'accept') await acceptMode(inputs, ctx, deps);
+      else if (inputs.mode === 'report') await reportMode(inputs, ctx, deps);
+      else await checkMode(inputs, ctx, { ...deps, engine: { signal: new AbortController().signal } });
+    } catch (e) {
+      reportFailure(e, env);
+    }
+    code = typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } finally {
+    process.stdout.write = write.out;
+    process.stderr.write = write.err;
+    Object.assign(console, consoled);
+    process.exitCode = exitCode;
+    (core.summary as unknown as { _filePath?: string })._filePath = undefined;
+    core.summary.emptyBuffer();
+    setVars(before);
+  }
+  return ranWith(code, stdout, stderr, files, o.workspace);
 }
 
 export const HEAD = '1'.repeat(40);
@@ -191,10 +270,13 @@ export async function keepReviewedRun(g: FakeGitHub, artifactName: string, resul
   g.addArtifact('octo', 'shop', runId, { name: artifactName, zip: await artifactZip([{ name: 'results.json', data: results }, { name: 'pr-number', data: '7\n' }]), expired: false });
 }
 
-/** The accept workflow's job (run 2002) on the accept-baseline label, applied to pull request 7 by `maintainer`. */
-export async function runAcceptLabel(g: FakeGitHub, over: { inputs?: Record<string, string>; env?: Record<string, string>; headRepo?: string } = {}): Promise<ActionRun> {
+/**
+ * The accept workflow's job (run 2002) on the accept-baseline label, applied to pull request 7 by
+ * `maintainer`: started as a child process, or run in the test's process with `here` (runActionHere).
+ */
+export async function runAcceptLabel(g: FakeGitHub, over: { inputs?: Record<string, string>; env?: Record<string, string>; headRepo?: string; here?: boolean } = {}): Promise<ActionRun> {
   g.setLabels('octo', 'shop', 7, ['accept-baseline']);
-  return runAction({
+  return (over.here === true ? runActionHere : runAction)({
     gh: g,
     workspace: await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' }),
     runId: 2002,

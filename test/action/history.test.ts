@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import type { FakeGitHub } from '../support/github-server.js';
 import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 import { artifactZip } from '../support/zip.js';
-import { actionContextOf, gitHubApiOf, HEAD, makeWorkspace, pullPayload, runAction, useServers, type ActionRun } from './harness.js';
+import { actionContextOf, gitHubApiOf, HEAD, makeWorkspace, pullPayload, runAction, runActionHere, useServers, type ActionRun } from './harness.js';
 import { defaultBranchTimings, defaultBranchTrend, previousRun } from '../../src/action/history.js';
 import type { ActionContext } from '../../src/action/context.js';
 import { parseRecord } from '../../src/record/index.js';
@@ -54,9 +54,13 @@ useServers(
 
 const WORKFLOW_REF = 'octo/shop/.github/workflows/agent-replay.yml@refs/pull/7/merge';
 
-async function check(runId: number, env: Record<string, string> = {}, payload: unknown = pullPayload()): Promise<ActionRun> {
+/**
+ * A check run on the pull request: started end to end by firstRun (`start`); the later runs are the
+ * Action's run in this process (runActionHere; docs/contributing.md, "One Action start per path").
+ */
+async function check(runId: number, env: Record<string, string> = {}, payload: unknown = pullPayload(), start = false): Promise<ActionRun> {
   const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG });
-  return runAction({ gh, workspace, inputs: { 'agent-url': agent.url }, event: { name: 'pull_request', payload }, runId, env });
+  return (start ? runAction : runActionHere)({ gh, workspace, inputs: { 'agent-url': agent.url }, event: { name: 'pull_request', payload }, runId, env });
 }
 
 /** Records the run as GitHub would: a completed workflow run with its results artifact. */
@@ -77,7 +81,7 @@ let firstCheck: { run: ActionRun; comments: string[] } | null = null;
 async function firstRun(): Promise<ActionRun> {
   replies = FIRST;
   if (firstCheck === null) {
-    const run = await check(1001);
+    const run = await check(1001, {}, pullPayload(), true);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     firstCheck = { run, comments: gh.comments('octo', 'shop', 7).filter((c) => c.user.login === gh.viewer.login).map((c) => c.body) };
     return run;
@@ -294,7 +298,8 @@ describe('the trend of the default branch', () => {
     await pushRun(501, 1, 2, { sha: '5'.repeat(40) });
     replies = FIRST;
     const workspace = await makeWorkspace({ fixtures: FIXTURES, config: CONFIG });
-    const r = await runAction({
+    // The push's path is started end to end in test/action/events.test.ts.
+    const r = await runActionHere({
       gh,
       workspace,
       inputs: { 'agent-url': agent.url },

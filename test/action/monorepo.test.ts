@@ -12,7 +12,7 @@ import type { AgentHandler, AgentServer } from '../support/agent-server.js';
 import { artifactZip } from '../support/zip.js';
 import { git } from '../support/fork-clone.js';
 import { tempDir } from '../support/temp.js';
-import { gitHubApiOf, HEAD, pullPayload, runAction, seedPullForAccept, useServers, type ActionRun } from './harness.js';
+import { gitHubApiOf, HEAD, pullPayload, runAction, runActionHere, seedPullForAccept, useServers, type ActionRun } from './harness.js';
 import { movedByAcceptances } from '../../src/action/accept.js';
 import { parseCommentMetadata } from '../../src/report/index.js';
 
@@ -49,9 +49,13 @@ async function monorepo(): Promise<string> {
   return ws;
 }
 
-/** One step of the check job: the suite in `dir`, in workflow run `runId`. */
-function step(workspace: string, dir: string, runId: number): Promise<ActionRun> {
-  return runAction({ gh, workspace, runId, inputs: { 'agent-url': agent.url, 'fail-on': 'none', dir }, event: { name: 'pull_request', payload: pullPayload() } });
+/**
+ * One step of the check job: the suite in `dir`, in workflow run `runId`. Started end to end once
+ * (`start`, the support suite's step of the first check job); the other steps are the Action's run
+ * in this process (runActionHere; docs/contributing.md, "One Action start per path").
+ */
+function step(workspace: string, dir: string, runId: number, start = false): Promise<ActionRun> {
+  return (start ? runAction : runActionHere)({ gh, workspace, runId, inputs: { 'agent-url': agent.url, 'fail-on': 'none', dir }, event: { name: 'pull_request', payload: pullPayload() } });
 }
 
 const ours = (): string[] => gh.comments('octo', 'shop', 7).filter((c) => c.user.login === gh.viewer.login).map((c) => c.body);
@@ -71,7 +75,7 @@ async function checkedRun(): Promise<{ runs: Record<string, ActionRun>; ids: Rec
   if (checked === null) {
     gh.addComment('octo', 'shop', 7, { body: FORMER_COMMENT, user: gh.viewer });
     const ws = await monorepo();
-    const runs = { [SUPPORT]: await step(ws, SUPPORT, 1001), [SALES]: await step(ws, SALES, 1001) };
+    const runs = { [SUPPORT]: await step(ws, SUPPORT, 1001, true), [SALES]: await step(ws, SALES, 1001) };
     checked = {
       comments: ours(),
       runs,
@@ -126,7 +130,7 @@ describe('two check steps, one per suite', () => {
     gh.addWorkflowRun('octo', 'shop', { id: 900, headSha: '9'.repeat(40), event: 'push', branch: 'main' });
     const mainSupport = gh.addArtifact('octo', 'shop', 900, { name: `agent-replay-results-apps-support-.agent-replay-${'9'.repeat(40)}`, zip: await artifactZip([{ name: 'results.json', data: checked?.results[SUPPORT] as string }]) }).id;
     const mainSales = gh.addArtifact('octo', 'shop', 900, { name: `agent-replay-results-apps-sales-.agent-replay-${'9'.repeat(40)}`, zip: await artifactZip([{ name: 'results.json', data: checked?.results[SALES] as string }]) }).id;
-    const again = await runAction({
+    const again = await runActionHere({
       gh,
       workspace: await monorepo(),
       runId: 1002,
@@ -144,9 +148,13 @@ describe('two check steps, one per suite', () => {
   });
 });
 
-/** One step of the accept job, on the label `maintainer` applied to pull request 7: the suite in `dir`, in attempt `attempt` of the job. */
-function acceptStep(dir: string, attempt = 1): Promise<ActionRun> {
-  return runAction({
+/**
+ * One step of the accept job, on the label `maintainer` applied to pull request 7: the suite in `dir`,
+ * in attempt `attempt` of the job. Started end to end once (`start`, supportStep's); the other steps
+ * are the Action's run in this process (runActionHere).
+ */
+function acceptStep(dir: string, attempt = 1, start = false): Promise<ActionRun> {
+  return (start ? runAction : runActionHere)({
     gh,
     workspace: ws0,
     runId: 2002,
@@ -192,7 +200,7 @@ let supportAccepted: { run: ActionRun; state: FakeState } | null = null;
  */
 async function supportStep(): Promise<ActionRun> {
   await labelled();
-  if (supportAccepted === null) supportAccepted = { run: await acceptStep(SUPPORT), state: gh.state() };
+  if (supportAccepted === null) supportAccepted = { run: await acceptStep(SUPPORT, 1, true), state: gh.state() };
   else gh.restore(supportAccepted.state);
   return supportAccepted.run;
 }

@@ -6,7 +6,7 @@ import { dirname, join, relative } from 'node:path';
 import { tmpdir } from 'node:os';
 import type { FakeGitHub } from '../support/github-server.js';
 import { nativeEcho, type AgentServer } from '../support/agent-server.js';
-import { actionContextOf, gitHubApiOf, HEAD, makeWorkspace, pullPayload, runAction, useServers, webhookExample } from './harness.js';
+import { actionContextOf, gitHubApiOf, HEAD, makeWorkspace, pullPayload, runAction, runActionHere, useServers, webhookExample } from './harness.js';
 import { expandResults, noResultsWords, pullForReport, reportMode } from '../../src/action/report.js';
 import { envInputGetter, readInputs, type Inputs } from '../../src/action/inputs.js';
 import type { ActionContext } from '../../src/action/context.js';
@@ -39,7 +39,9 @@ const SHARD_FIXTURES = ['fixtures:\n  - { label: a, message: one, assert: { cont
 /**
  * The results.json of the shards' check runs made in this file, by fixtures and by how many shards of
  * the same call have those fixtures already: a shard is a check run without a comment, so each is run
- * once (a child process like every other) and each test gets copies of the results files. Two shards
+ * once (the Action's run in this process, runActionHere: test/action/check.test.ts starts the check's
+ * path end to end) and each test gets copies of the results files. The report mode's runs are in
+ * this process too but for two started end to end: a merge that comments, and a refusal. Two shards
  * with the same fixtures in one call stay two runs (a re-run of the check: two records, not one twice).
  */
 const shardResults = new Map<string, string>();
@@ -53,7 +55,7 @@ async function shards(shardFixtures: readonly string[] = SHARD_FIXTURES): Promis
     let results = shardResults.get(key);
     if (results === undefined) {
       const ws = await makeWorkspace({ fixtures, config: 'agent: { retries: 0 }\n' });
-      const run = await runAction({ gh, workspace: ws, inputs: { 'agent-url': agent.url, comment: 'false', 'fail-on': 'none' }, event: { name: 'pull_request', payload: pullPayload() } });
+      const run = await runActionHere({ gh, workspace: ws, inputs: { 'agent-url': agent.url, comment: 'false', 'fail-on': 'none' }, event: { name: 'pull_request', payload: pullPayload() } });
       expect(run.code, run.stdout).toBe(0);
       results = run.outputs['results-path'] as string;
       shardResults.set(key, results);
@@ -174,7 +176,7 @@ describe('report mode', () => {
     Object.assign(record.fixtures[0]!, { errored: true, errorKind: 'agent_error', error: 'message turn: boom \u001b[31mred', reply: null, route: null, verdict: null, drift: null, checks: [], detail: '' });
     record.tallies = { passed: 0, failed: 0, notEvaluated: 0, errored: 1 };
     writeFileSync(path, JSON.stringify(record));
-    const run = await runAction({ gh, workspace, inputs: { mode: 'report', results: 'shards/*.json', comment: 'false' }, event: { name: 'workflow_run', payload: { action: 'completed', workflow_run: { id: 1001, head_sha: HEAD, pull_requests: [{ number: 7 }] } } } });
+    const run = await runActionHere({ gh, workspace, inputs: { mode: 'report', results: 'shards/*.json', comment: 'false' }, event: { name: 'workflow_run', payload: { action: 'completed', workflow_run: { id: 1001, head_sha: HEAD, pull_requests: [{ number: 7 }] } } } });
     expect(run.code, run.stdout).toBe(1);
     const failure = run.stdout.split('\n').find((l) => l.startsWith('::error::agent-replay gate failed:')) ?? run.stdout;
     expect(failure).toContain('boom \\u001b[31mred');
@@ -209,7 +211,7 @@ describe('report mode', () => {
     await mkdir(sales, { recursive: true });
     const salesFixtures = record.fixtures.map((f) => ({ ...f, label: 'pricing', file: 'apps/sales/.agent-replay/fixtures/suite.yml' }));
     writeFileSync(join(sales, 'results.json'), JSON.stringify({ ...record, suitePath: 'apps/sales/.agent-replay', fixtures: salesFixtures }));
-    const run = await runAction({
+    const run = await runActionHere({
       gh,
       workspace,
       inputs: { mode: 'report', results: 'shards', 'pr-number': '7', 'fail-on': 'none' },
@@ -709,7 +711,7 @@ describe('report mode', () => {
 
   it('a pattern whose folder does not exist (no artifact downloaded there) says so, not ENOENT', async () => {
     const workspace = await makeWorkspace({ fixtures: 'label: unused\nmessage: not read\n' });
-    const run = await runAction({ gh, workspace, inputs: { mode: 'report', results: 'shards/*.json' }, event: { name: 'workflow_run', payload: {} } });
+    const run = await runActionHere({ gh, workspace, inputs: { mode: 'report', results: 'shards/*.json' }, event: { name: 'workflow_run', payload: {} } });
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
       "::error::agent-replay: report mode: no results files match shards/*.json (no folder shards in the workspace: check that the step that downloads the results artifacts ran before this one and wrote there, and that its pattern takes their names: pattern: agent-replay-results-<commit>?(-attempt-*) (init's) takes the artifact named agent-replay-results-<commit>, the name check mode uploads with, which a job that replays with the CLI must give its upload (the full commit))",
@@ -721,7 +723,7 @@ describe('report mode', () => {
   it('compares with the run the comment showed before (since the previous run), as check mode does', async () => {
     const event = { name: 'workflow_run', payload: { action: 'completed', workflow_run: { id: 1001, head_sha: HEAD, pull_requests: [{ number: 7 }] } } };
     const inputs = { mode: 'report', results: 'shards/*.json', 'fail-on': 'none' };
-    const first = await runAction({ gh, workspace: await shards(), runId: 3003, inputs, event });
+    const first = await runActionHere({ gh, workspace: await shards(), runId: 3003, inputs, event });
     expect(first.code, first.stdout).toBe(0);
     expect(gh.comments('octo', 'shop', 7)[0]!.body).not.toMatch(/previous run/i);
     // GitHub keeps the merge job's run and its artifact.
@@ -731,7 +733,7 @@ describe('report mode', () => {
 
     // Fixture b now passes: "two" is echoed back.
     const fixed = ['fixtures:\n  - { label: a, message: one, assert: { contains: echo } }\n', 'fixtures:\n  - { label: b, message: two, assert: { contains: echo } }\n'];
-    const second = await runAction({ gh, workspace: await shards(fixed), runId: 3004, inputs, event });
+    const second = await runActionHere({ gh, workspace: await shards(fixed), runId: 3004, inputs, event });
     expect(second.code, second.stdout).toBe(0);
     expect(second.outputs['comment-status']).toBe('updated');
     const text = visibleText(githubHtml(gh.comments('octo', 'shop', 7)[0]!.body)).replace(/\s+/g, ' ');
@@ -834,7 +836,7 @@ describe('report mode on workflow_run: the pull request must be the run\'s own',
   it('the fork\'s own pull request, its head unchanged since the run, gets its comment; a re-run of the check (its first attempt\'s artifact downloaded beside the re-run\'s) is reported once there', async () => {
     // download-artifact with run-id takes every artifact of the run, each attempt's under its own name.
     const workspace = await shards([SHARD_FIXTURES[0]!, SHARD_FIXTURES[0]!]);
-    const run = await runAction({ gh, workspace, inputs: inputs('7'), event: { name: 'workflow_run', payload: forkWorkflowRun(HEAD, 'stranger/shop') } });
+    const run = await runActionHere({ gh, workspace, inputs: inputs('7'), event: { name: 'workflow_run', payload: forkWorkflowRun(HEAD, 'stranger/shop') } });
     expect(run.code, run.stdout).toBe(0);
     expect(run.stdout).toContain('report: the whole run is given twice (shards/shard-0.json and shards/shard-1.json');
     expect(run.outputs['comment-status']).toBe('created');
@@ -858,7 +860,7 @@ describe('report mode on workflow_run: the pull request must be the run\'s own',
       { status: 404, body: { message: 'Not Found' }, said: "GitHub answered 404 Not Found: it is gone, or the job's token cannot see it (a token without pull-requests: read gets a 404); add pull-requests: read to the workflow's permissions if it is missing" },
     ]) {
       gh.failNext({ method: 'GET', path: '/repos/{owner}/{repo}/pulls/{pull_number}', status: fault.status, body: fault.body });
-      const run = await runAction({ gh, workspace, inputs: inputs('7'), event: { name: 'workflow_run', payload: forkWorkflowRun(HEAD, 'stranger/shop') } });
+      const run = await runActionHere({ gh, workspace, inputs: inputs('7'), event: { name: 'workflow_run', payload: forkWorkflowRun(HEAD, 'stranger/shop') } });
       expect(run.code, run.stdout).toBe(0);
       expect(run.stdout).toContain(`::warning::comment: not posted on #7: the pull request could not be read: ${fault.said}. The results are in the job summary; the artifact was not uploaded (see the warning above).`);
       expect(run.stdout).not.toMatch(/agent-replay: GET \/repos/);

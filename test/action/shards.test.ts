@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import type { FakeGitHub } from '../support/github-server.js';
 import { nativeEcho, type AgentServer } from '../support/agent-server.js';
 import { artifactZip } from '../support/zip.js';
-import { HEAD, makeWorkspace, pullPayload, runAction, useServers, type ActionRun } from './harness.js';
+import { HEAD, makeWorkspace, pullPayload, runAction, runActionHere, useServers, type ActionRun } from './harness.js';
 import { parseRecord } from '../../src/record/index.js';
 import { fixture, run as record } from '../report/fixtures.js';
 import type { RunRecord } from '../../src/types.js';
@@ -39,8 +39,13 @@ function recordOf(r: ActionRun): RunRecord {
   return parseRecord(readFileSync(r.outputs['results-path'] as string, 'utf8'), 'results');
 }
 
+/**
+ * A shard's check job. Shard 1/2 of the first test is started end to end; the other runs of this
+ * file are the Action's run in this process (runActionHere; the report mode's merge is started in
+ * test/action/report.test.ts: docs/contributing.md, "One Action start per path").
+ */
 async function shardCheck(workspace: string, shard: string, env: Record<string, string> = {}): Promise<ActionRun> {
-  return runAction({ gh, workspace, inputs: { 'agent-url': agent.url, shard }, event: { name: 'pull_request', payload }, env: { GITHUB_WORKFLOW_REF: WORKFLOW_REF, ...env } });
+  return (shard === '1/2' ? runAction : runActionHere)({ gh, workspace, inputs: { 'agent-url': agent.url, shard }, event: { name: 'pull_request', payload }, env: { GITHUB_WORKFLOW_REF: WORKFLOW_REF, ...env } });
 }
 
 /** A successful push run of main whose two shard artifacts record each item's duration. */
@@ -118,7 +123,7 @@ describe('check mode with the shard input', () => {
     await mkdir(join(workspace, 'prev\nx'), { recursive: true });
     const durations = record(LABELS.map((l, i) => fixture(l, { durationMs: i === 5 ? 9000 : 10 })));
     await writeFile(join(workspace, 'prev\nx', 'results.json'), JSON.stringify(durations));
-    const r = await runAction({ gh, workspace, inputs: { 'agent-url': agent.url, shard: '1/2', timings: 'prev\nx/results.json' }, event: { name: 'pull_request', payload } });
+    const r = await runActionHere({ gh, workspace, inputs: { 'agent-url': agent.url, shard: '1/2', timings: 'prev\nx/results.json' }, event: { name: 'pull_request', payload } });
     expect(r.code, r.stdout).toBe(0);
     expect(r.stdout).toContain('timings: 8 durations from prev ⏎ x/results.json\n');
     expect(recordOf(r).fixtures.map((f) => f.label)).toEqual(['item-5']);
@@ -136,7 +141,7 @@ describe('report mode with shards', () => {
         await writeFile(join(workspace, 'shards', `shard-${i}.json`), made);
         continue;
       }
-      const r = await runAction({ gh, workspace, inputs: { 'agent-url': agent.url, shard: `${i}/3` }, event: { name: 'pull_request', payload: pullPayload() } });
+      const r = await runActionHere({ gh, workspace, inputs: { 'agent-url': agent.url, shard: `${i}/3` }, event: { name: 'pull_request', payload: pullPayload() } });
       expect(r.code, r.stdout).toBe(0);
       await copyFile(r.outputs['results-path'] as string, join(workspace, 'shards', `shard-${i}.json`));
     }
@@ -146,14 +151,14 @@ describe('report mode with shards', () => {
   it('all shards: one comment with every item; a missing shard: "incomplete" under the headline and the job fails, unless allow-incomplete', async () => {
     const workspace = await threeShards();
     const event = { name: 'workflow_run', payload: { action: 'completed', workflow_run: { id: 1001, head_sha: HEAD, pull_requests: [{ number: 7 }] } } };
-    const all = await runAction({ gh, workspace, inputs: { mode: 'report', results: 'shards/*.json' }, event });
+    const all = await runActionHere({ gh, workspace, inputs: { mode: 'report', results: 'shards/*.json' }, event });
     expect(all.code, all.stdout).toBe(0);
     expect(recordOf(all).fixtures.map((f) => f.label).sort()).toEqual(LABELS);
     expect(gh.comments('octo', 'shop', 7)[0]?.body).not.toContain('incomplete');
 
     const gone = parseRecord(readFileSync(join(workspace, 'shards', 'shard-2.json'), 'utf8'), 'shard-2').fixtures.map((f) => f.label);
     await rm(join(workspace, 'shards', 'shard-2.json'));
-    const part = await runAction({ gh, workspace, inputs: { mode: 'report', results: 'shards' }, event });
+    const part = await runActionHere({ gh, workspace, inputs: { mode: 'report', results: 'shards' }, event });
     expect(part.code).toBe(1);
     expect(part.stdout).toContain('::warning::report: incomplete: shard 2/3 missing');
     expect(part.stdout).toContain('::error::agent-replay gate failed: incomplete: shard 2/3 missing');
@@ -165,7 +170,7 @@ describe('report mode with shards', () => {
     for (const label of gone) expect(body).not.toContain(label);
     expect(part.summary).toContain('**incomplete: shard 2/3 missing.**');
 
-    const allowed = await runAction({ gh, workspace, inputs: { mode: 'report', results: 'shards', 'allow-incomplete': 'true' }, event });
+    const allowed = await runActionHere({ gh, workspace, inputs: { mode: 'report', results: 'shards', 'allow-incomplete': 'true' }, event });
     expect(allowed.code, allowed.stdout).toBe(0);
     expect(allowed.stdout).toContain('(allow-incomplete: true, so the gate ignores it)');
     expect(allowed.outputs.gate).toBe('passed');
