@@ -15,9 +15,12 @@ import { describeFailure, stackOf } from './errors.js';
 import { terminalBlock } from './report/escape.js';
 import { Interrupted, interruptedBy, interruptExitCode, type InterruptSignal } from './interrupt.js';
 
-async function runMode(): Promise<void> {
-  tuneRuntime();
-  const env = process.env;
+/**
+ * The Action's mode, run with `env` as its environment in `cwd`. `interruptible`: check mode stops
+ * on SIGINT or SIGTERM as a cancelled job's does (a start of the Action); the tests that run the
+ * Action in their own process (test/action/harness.ts, runActionHere) run it to its end.
+ */
+export async function runMode(env: NodeJS.ProcessEnv, cwd: string, interruptible = true): Promise<void> {
   const inputs = readInputs(envInputGetter(env));
   rememberSecrets(inputSecrets(inputs));
   const ctx = await readActionContext(env);
@@ -32,10 +35,11 @@ async function runMode(): Promise<void> {
         ...(fast ? { retryAfterBaseMs: 0, throttleWrites: false } : {}),
       })
     : null;
-  const deps = { env, cwd: process.cwd(), github, artifacts: githubArtifactStore(env) };
+  const deps = { env, cwd, github, artifacts: githubArtifactStore(env) };
   if (inputs.mode === 'accept') await acceptMode(inputs, ctx, deps);
   else if (inputs.mode === 'report') await reportMode(inputs, ctx, deps);
-  else await checkInterruptibly((signal) => checkMode(inputs, ctx, { ...deps, engine: { signal } }));
+  else if (interruptible) await checkInterruptibly((signal) => checkMode(inputs, ctx, { ...deps, engine: { signal } }));
+  else await checkMode(inputs, ctx, { ...deps, engine: { signal: new AbortController().signal } });
 }
 
 /**
@@ -72,7 +76,8 @@ async function checkInterruptibly(check: (signal: AbortSignal) => Promise<'inter
  */
 export async function run(): Promise<void> {
   try {
-    await runMode();
+    tuneRuntime();
+    await runMode(process.env, process.cwd());
   } catch (e) {
     reportFailure(e, process.env);
   }

@@ -20,15 +20,8 @@ import type { Baseline } from '../../src/types.js';
 import { createGitHubApi, type GitHubApi } from '../../src/github/api.js';
 import { isGitHubError, type GitHubError } from '../../src/github/errors.js';
 import { readActionContext, type ActionContext } from '../../src/action/context.js';
-import { envInputGetter, inputSecrets, readInputs } from '../../src/action/inputs.js';
-import { acceptMode } from '../../src/action/accept.js';
-import { checkMode } from '../../src/action/check.js';
-import { reportMode } from '../../src/action/report.js';
-import { githubArtifactStore } from '../../src/action/artifacts.js';
-import type { ActionDeps } from '../../src/action/deps.js';
-import { reportFailure } from '../../src/main.js';
-import * as log from '../../src/action/log.js';
-import { rememberSecrets } from '../../src/secrets.js';
+import { envInputGetter, readInputs } from '../../src/action/inputs.js';
+import { reportFailure, runMode } from '../../src/main.js';
 import { commentMarker } from '../../src/action/publish.js';
 
 // One loopback agent for the file and a fresh fake GitHub for each test (test/support/servers.ts).
@@ -166,15 +159,8 @@ export async function runActionHere(o: RunOptions): Promise<ActionRun> {
   let code: number;
   try {
     try {
-      const inputs = readInputs(envInputGetter(env));
-      // As a start does; the worker keeps them (src/secrets.ts has no forgetting): the fake's token, a test's ${VAR} values.
-      rememberSecrets(inputSecrets(inputs));
-      const ctx = await readActionContext(env);
-      const github = inputs.githubToken ? createGitHubApi({ token: inputs.githubToken, baseUrl: ctx.apiUrl, graphqlUrl: ctx.graphqlUrl, log: log.gitHubLog, retryAfterBaseMs: 0, throttleWrites: false }) : null;
-      const deps: ActionDeps = { env, cwd: o.workspace, github, artifacts: githubArtifactStore(env) };
-      if (inputs.mode === 'accept') await acceptMode(inputs, ctx, deps);
-      else if (inputs.mode === 'report') await reportMode(inputs, ctx, deps);
-      else await checkMode(inputs, ctx, { ...deps, engine: { signal: new AbortController().signal } });
+      // As a start does (src/main.ts), to its end: the secrets it reads stay remembered in the worker (src/secrets.ts has no forgetting).
+      await runMode(env, o.workspace, false);
     } catch (e) {
       reportFailure(e, env);
     }
