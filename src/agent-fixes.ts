@@ -4,7 +4,7 @@
 
 /** An agent that took the connection and closed it before any answer, or with a body of another length than its header says. */
 /** An agent that answered and whose connection closed mid-answer (its answer broke off before its end): not retried, as it had the turn. */
-export const BROKE_OFF_FIX = "the agent answered and its connection closed mid-answer: see the agent's log for a crash while it answered, or a proxy or load balancer in front of it that cuts a long answer (an idle timeout on a stream); not retried, as the agent had the turn";
+export const BROKE_OFF_FIX = "the agent answered and its connection closed mid-answer, which is not retried (the agent had the turn): see the agent's log for a crash while it answered, or a proxy or load balancer in front of it that cuts a long answer (an idle timeout on a stream)";
 export const CLOSED_FIX = "see the agent's log for a crash on the request, or a proxy in front of it that closes connections";
 
 /** An answer whose headers are over the size read. */
