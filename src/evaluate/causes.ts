@@ -1000,11 +1000,11 @@ function panelCause(panel: PanelCounts, file: string): JudgeCause {
    * settings: a refused key, a 404, an HTTP 200 with an error, an answer not read): a single judge's item and a panel's are then each a group with
    * its fix; a fix that names none (an HTTP 5xx, a stream) is one group of both.
    */
-  const ofMembers = (n: number, fix: (s: ModelSettings) => string, other = false): { fix: ByCount; on: (cause: Cause, single?: string | null) => Cause } => {
+  const ofMembers = (n: number, fix: (s: ModelSettings) => string, other = false): { fix: ByCount; on: (cause: Cause) => Cause } => {
     const apart = fix(memberSettings(2));
     const byCount = other ? { one: fix(memberSettings(1, true)), more: fix(memberSettings(2, true)), apart } : { one: fix(memberSettings(1)), more: apart };
     const hint = ofCount(byCount, n);
-    return { fix: byCount, on: (cause, single = cause.hint) => ({ ...cause, key: byCount.one === single ? cause.key : `${cause.key}:panel`, hint, apart }) };
+    return { fix: byCount, on: (cause) => ({ ...cause, key: byCount.one === cause.hint ? cause.key : `${cause.key}:panel`, hint, apart }) };
   };
   /** Are the members whose reasons `is` tells all of another provider than the judge's (memberReasons)? */
   const othersAll = (is: (r: string) => boolean): boolean => {

@@ -138,6 +138,10 @@ export function repliesVary(attempts: number, otherwise: string): string {
 
 /** The attempts numbered `numbers` replied otherwise than attempt `reference` (the one accepted and shown): "attempts 2 and 3 replied otherwise than attempt 1". */
 export function repliedOtherwise(numbers: readonly number[], reference: number): string {
-  const named = numbers.length === 1 ? `attempt ${numbers[0]}` : `attempts ${listWords(numbers.map(String))}`;
-  return `${named} replied otherwise than attempt ${reference}`;
+  return `${attemptsNamed(numbers)} replied otherwise than attempt ${reference}`;
+}
+
+/** Attempts by their numbers: "attempt 2", "attempts 2 and 3". */
+export function attemptsNamed(numbers: readonly number[]): string {
+  return numbers.length === 1 ? `attempt ${numbers[0]}` : `attempts ${listWords(numbers.map(String))}`;
 }

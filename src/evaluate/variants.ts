@@ -11,11 +11,10 @@
 //   - the list is newest first (this run's attempts, then the previous reply, then its variants),
 //     distinct after normalization and from the new reply, at most MAX_VARIANTS.
 
-import { listWords } from '../words.js';
 import { MAX_VARIANTS, type Meaning, type MeaningValue, type ScriptEnding } from '../types.js';
 import { attemptEndingChange } from './ending.js';
 import { MEANING_WORDS, factsOf, normalizeReply, sameFactsAsWritten } from './meaning/index.js';
-import { attemptMeaningDetail, repliedOtherwise, repliesVary } from './repeat.js';
+import { attemptMeaningDetail, attemptsNamed, repliedOtherwise, repliesVary } from './repeat.js';
 
 /** The meanings that say a reply tells the user the same as the one it was compared with. */
 const SAME_MEANING: ReadonlySet<MeaningValue> = new Set<MeaningValue>(['formatting', 'variant', 'reworded']);
@@ -198,7 +197,7 @@ function uncheckedNamed(views: readonly AttemptView[], script: boolean): string 
     const words = script && m.detail !== null ? m.detail : (m.detail ?? MEANING_WORDS.unchecked);
     groups.set(words, [...(groups.get(words) ?? []), v.number]);
   }
-  return [...groups].map(([words, numbers]) => `${numbers.length === 1 ? `attempt ${numbers[0]}` : `attempts ${listWords(numbers.map(String))}`}: ${words}`).join('; ');
+  return [...groups].map(([words, numbers]) => `${attemptsNamed(numbers)}: ${words}`).join('; ');
 }
 
 /** The heads of attemptsRefusal's words (report/blocks.ts attemptsRefusalFix reads them back for the fix). */
