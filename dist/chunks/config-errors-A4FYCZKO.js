@@ -1,2 +1,0 @@
-import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
-import{renderConfigErrors,terminalIssue}from"./chunk-W4DBQJFJ.js";import"./chunk-O4XM6D3D.js";import"./chunk-GNDUGOMB.js";import"./chunk-XTUKNALZ.js";import"./chunk-WQ6TOH5A.js";import"./chunk-3Q2EM4YM.js";import"./chunk-FPOOYDER.js";import"./chunk-NGRSNLRK.js";import"./chunk-6BPKDHAS.js";export{renderConfigErrors,terminalIssue};

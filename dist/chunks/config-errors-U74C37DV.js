@@ -1,0 +1,2 @@
+import { createRequire as __arCreateRequire } from 'node:module'; const require = __arCreateRequire(import.meta.url);
+import{renderConfigErrors,terminalIssue}from"./chunk-T5L47AKS.js";import"./chunk-YJIUJ5QQ.js";import"./chunk-GX7JADNJ.js";import"./chunk-S33P3WPR.js";import"./chunk-WQ6TOH5A.js";import"./chunk-3Q2EM4YM.js";import"./chunk-FPOOYDER.js";import"./chunk-NGRSNLRK.js";import"./chunk-6BPKDHAS.js";export{renderConfigErrors,terminalIssue};
